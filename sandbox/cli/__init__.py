@@ -1,0 +1,1 @@
+"""The ``memory-sandbox`` command: parse arguments, call the library, map exit codes."""

@@ -1,0 +1,105 @@
+"""Decisions: what the runner hands to the audit sink for every call.
+
+The runner builds one :class:`Decision` per call. It calls :meth:`AuditSink.intent`
+before storage is touched (a sink that raises there denies the call) and
+:meth:`AuditSink.outcome` exactly once when the call ends, allowed or not.
+A decision never holds file content, a secret value or a host path.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+__all__ = [
+    "AuditSink",
+    "CallContext",
+    "Decision",
+    "ListAuditSink",
+    "Note",
+    "NullAuditSink",
+]
+
+Verdict = Literal["allow", "deny", "redact"]
+Outcome = Literal["pending", "ok", "error", "denied"]
+
+
+@dataclass(frozen=True, slots=True)
+class CallContext:
+    """Who is calling, as the application tells it; every field is optional."""
+
+    scope: str | None = None
+    principal: str | None = None
+    session_id: str | None = None
+    tool_use_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A stage's finding: the rule that fired and why (never the offending value)."""
+
+    rule_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The record of one call."""
+
+    decision_id: str
+    started_ns: int
+    context: CallContext
+    policy_id: str
+    policy_revision: int
+    command: str | None = None
+    paths: tuple[str, ...] = ()
+    extra_fields: tuple[str, ...] = ()
+    verdict: Verdict = "allow"
+    notes: tuple[Note, ...] = ()
+    outcome: Outcome = "pending"
+    error_code: str | None = None
+    error_detail: str = ""
+    latency_ns: int = 0
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        return tuple(note.rule_id for note in self.notes)
+
+
+class AuditSink(Protocol):
+    """Receives decisions. ``intent`` may raise to refuse the call (fail closed)."""
+
+    def intent(self, decision: Decision) -> None: ...
+
+    def outcome(self, decision: Decision) -> None: ...
+
+
+class NullAuditSink:
+    """Keeps nothing."""
+
+    def __repr__(self) -> str:
+        return "NullAuditSink()"
+
+    def intent(self, decision: Decision) -> None:
+        return None
+
+    def outcome(self, decision: Decision) -> None:
+        return None
+
+
+@dataclass
+class ListAuditSink:
+    """Keeps decisions in lists, for tests and short-lived tools."""
+
+    intents: list[Decision] = field(default_factory=list)
+    outcomes: list[Decision] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def intent(self, decision: Decision) -> None:
+        with self._lock:
+            self.intents.append(decision)
+
+    def outcome(self, decision: Decision) -> None:
+        with self._lock:
+            self.outcomes.append(decision)

@@ -1,0 +1,156 @@
+"""The one exception tree of memory-sandbox.
+
+Every error the engine raises derives from :class:`SandboxError`. Each class has a
+stable ``code`` (written to the audit log) and an ``exit_code`` (used by the CLI),
+and carries ``message``: the short text the model sees. That text is category-level:
+it never holds a host path, file content, a matched secret or a Python repr.
+Details for reviewers go in ``detail`` and only ever reach the audit log.
+
+::
+
+    SandboxError
+    ├── InvalidCommand       the tool input is malformed (bad types, missing fields, ...)
+    ├── Denied               the policy refused the call
+    │   └── PathDenied       the path is not a safe name inside /memories
+    ├── OperationFailed      the command is valid but cannot be done; message is a reference string
+    │   ├── NotFound         raised by storage adapters, reworded by the store per command
+    │   ├── AlreadyExists
+    │   ├── NotADirectory    a parent of the path is a file
+    │   └── NotAFile         a folder (or special file) where a file is needed
+    ├── StorageError         the storage backend failed
+    ├── HandlerError         a wrapped memory handler raised
+    ├── InternalError        a bug: anything unexpected, mapped by the runner (fail closed)
+    └── PolicyError          a policy file is invalid (start-up, never per call)
+
+This module imports nothing from the package, so every other module may import it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AlreadyExists",
+    "Denied",
+    "HandlerError",
+    "InternalError",
+    "InvalidCommand",
+    "NotADirectory",
+    "NotAFile",
+    "NotFound",
+    "OperationFailed",
+    "PathDenied",
+    "PolicyError",
+    "SandboxError",
+    "StorageError",
+]
+
+
+class SandboxError(Exception):
+    """Root of every error raised by memory-sandbox."""
+
+    code = "error"
+    exit_code = 1
+
+    def __init__(self, message: str, *, detail: str = "", rule_id: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        #: For the audit log only; may name internals, never a secret value.
+        self.detail = detail
+        #: The policy rule (or check) that produced the error, when there is one.
+        self.rule_id = rule_id
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(code={self.code!r}, rule_id={self.rule_id!r})"
+
+
+class InvalidCommand(SandboxError):
+    """The tool input does not describe a valid memory command."""
+
+    code = "invalid_command"
+    exit_code = 2
+
+
+class Denied(SandboxError):
+    """The policy refused the call; nothing was changed."""
+
+    code = "denied"
+    exit_code = 3
+
+
+class PathDenied(Denied):
+    """A path is not a safe, canonical name inside ``/memories``."""
+
+    code = "path_denied"
+
+    def __init__(self, category: str, reason: str) -> None:
+        super().__init__(f"Error: Access denied: {reason}", rule_id=f"path.{category}")
+        self.category = category
+
+
+class OperationFailed(SandboxError):
+    """A valid command that cannot be carried out (missing file, existing target, ...).
+
+    ``message`` is one of the memory tool's reference strings.
+    """
+
+    code = "failed"
+    exit_code = 1
+
+
+class NotFound(OperationFailed):
+    """Nothing exists at the path."""
+
+    def __init__(self, path: object) -> None:
+        super().__init__(f"Error: The path {path} does not exist")
+        self.path = path
+
+
+class AlreadyExists(OperationFailed):
+    """Something already exists at the path."""
+
+    def __init__(self, path: object) -> None:
+        super().__init__(f"Error: The destination {path} already exists")
+        self.path = path
+
+
+class NotADirectory(OperationFailed):
+    """A parent of the path is a file."""
+
+    def __init__(self, path: object) -> None:
+        super().__init__(f"Error: The path {path} is inside a file, not a folder")
+        self.path = path
+
+
+class NotAFile(OperationFailed):
+    """The path is a folder, or not a regular file, where a file is needed."""
+
+    def __init__(self, path: object, what: str = "a folder") -> None:
+        super().__init__(f"Error: The path {path} is {what}, not a file")
+        self.path = path
+
+
+class StorageError(SandboxError):
+    """The storage backend failed; the call changed nothing it could not undo."""
+
+    code = "storage_error"
+    exit_code = 4
+
+
+class HandlerError(SandboxError):
+    """A wrapped memory handler raised; its text was scrubbed before reaching the model."""
+
+    code = "handler_error"
+    exit_code = 4
+
+
+class InternalError(SandboxError):
+    """An unexpected exception, turned into a denial by the runner."""
+
+    code = "internal_error"
+    exit_code = 70
+
+
+class PolicyError(SandboxError):
+    """A policy file could not be loaded; start-up stops (fail closed)."""
+
+    code = "policy_error"
+    exit_code = 2

@@ -1,0 +1,1 @@
+"""Integrations with model SDKs: :mod:`sandbox.integrations.anthropic`."""

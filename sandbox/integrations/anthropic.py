@@ -1,0 +1,145 @@
+"""Drop-in memory tools for the ``anthropic`` SDK's tool runner.
+
+``SandboxedMemoryTool`` is a ``BetaAbstractMemoryTool`` and
+``AsyncSandboxedMemoryTool`` a ``BetaAsyncAbstractMemoryTool``: pass either in
+``tools=[...]`` to ``client.beta.messages.tool_runner``. Every call goes through
+the sandbox; a refusal or failure raises the SDK's ``ToolError``, so the tool
+result carries ``is_error: true`` and a short text, never a traceback.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import anyio.to_thread
+from anthropic.lib.tools import (
+    BetaAbstractMemoryTool,
+    BetaAsyncAbstractMemoryTool,
+    BetaFunctionToolResultType,
+    ToolError,
+)
+from anthropic.types.beta import BetaCacheControlEphemeralParam
+
+from sandbox.decision import AuditSink, CallContext
+from sandbox.pipeline import Sandbox, ToolResult
+from sandbox.policy import Policy, load_policy
+from sandbox.storage.wrapped import WrappedHandler
+
+__all__ = ["AsyncSandboxedMemoryTool", "SandboxedMemoryTool"]
+
+
+def _returned(result: ToolResult) -> BetaFunctionToolResultType:
+    if result.is_error:
+        raise ToolError(cast(BetaFunctionToolResultType, result.content))
+    return cast(BetaFunctionToolResultType, result.content)
+
+
+def _wrapped_sandbox(handler: object, policy: Policy | None, audit: AuditSink | None) -> Sandbox:
+    policy = policy or load_policy("default")
+    backend = WrappedHandler(handler, max_view_chars=policy.limits.max_view_chars)
+    return Sandbox(policy=policy, backend=backend, audit=audit)
+
+
+def _as_input(command: Any) -> object:
+    # The SDK hands typed command models to view()/create()/...; the sandbox parses dicts.
+    return command.to_dict() if hasattr(command, "to_dict") else command
+
+
+class SandboxedMemoryTool(BetaAbstractMemoryTool):
+    """The memory tool, every call checked by a :class:`~sandbox.pipeline.Sandbox`."""
+
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        *,
+        context: CallContext | None = None,
+        cache_control: BetaCacheControlEphemeralParam | None = None,
+    ) -> None:
+        super().__init__(cache_control=cache_control)
+        self.sandbox = sandbox
+        self.context = context
+
+    @classmethod
+    def wrap(
+        cls, handler: object, *, policy: Policy | None = None, audit: AuditSink | None = None
+    ) -> SandboxedMemoryTool:
+        """Put the sandbox in front of an existing sync handler (default policy unless given)."""
+        sandbox = _wrapped_sandbox(handler, policy, audit)
+        if cast(WrappedHandler, sandbox.backend).is_async:
+            raise TypeError("an async handler needs AsyncSandboxedMemoryTool.wrap")
+        return cls(sandbox)
+
+    def call(self, input: object) -> BetaFunctionToolResultType:  # noqa: A002 - the SDK's name
+        return _returned(self.sandbox.execute(input, self.context))
+
+    def execute(self, command: Any) -> BetaFunctionToolResultType:
+        return self.call(_as_input(command))
+
+    # The SDK declares one abstract method per command; all take the same road.
+    def view(self, command: Any) -> BetaFunctionToolResultType:
+        return self.execute(command)
+
+    def create(self, command: Any) -> BetaFunctionToolResultType:
+        return self.execute(command)
+
+    def str_replace(self, command: Any) -> BetaFunctionToolResultType:
+        return self.execute(command)
+
+    def insert(self, command: Any) -> BetaFunctionToolResultType:
+        return self.execute(command)
+
+    def delete(self, command: Any) -> BetaFunctionToolResultType:
+        return self.execute(command)
+
+    def rename(self, command: Any) -> BetaFunctionToolResultType:
+        return self.execute(command)
+
+
+class AsyncSandboxedMemoryTool(BetaAsyncAbstractMemoryTool):
+    """The async memory tool; store work runs in a worker thread, async handlers are awaited."""
+
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        *,
+        context: CallContext | None = None,
+        cache_control: BetaCacheControlEphemeralParam | None = None,
+    ) -> None:
+        super().__init__(cache_control=cache_control)
+        self.sandbox = sandbox
+        self.context = context
+
+    @classmethod
+    def wrap(
+        cls, handler: object, *, policy: Policy | None = None, audit: AuditSink | None = None
+    ) -> AsyncSandboxedMemoryTool:
+        """Put the sandbox in front of an existing handler, sync or async."""
+        return cls(_wrapped_sandbox(handler, policy, audit))
+
+    async def call(self, input: object) -> BetaFunctionToolResultType:  # noqa: A002 - the SDK's name
+        if isinstance(self.sandbox.backend, WrappedHandler):
+            return _returned(await self.sandbox.aexecute(input, self.context))
+        # A store's adapters are blocking: run the whole call off the event loop.
+        result = await anyio.to_thread.run_sync(self.sandbox.execute, input, self.context)
+        return _returned(result)
+
+    async def execute(self, command: Any) -> BetaFunctionToolResultType:
+        return await self.call(_as_input(command))
+
+    async def view(self, command: Any) -> BetaFunctionToolResultType:
+        return await self.execute(command)
+
+    async def create(self, command: Any) -> BetaFunctionToolResultType:
+        return await self.execute(command)
+
+    async def str_replace(self, command: Any) -> BetaFunctionToolResultType:
+        return await self.execute(command)
+
+    async def insert(self, command: Any) -> BetaFunctionToolResultType:
+        return await self.execute(command)
+
+    async def delete(self, command: Any) -> BetaFunctionToolResultType:
+        return await self.execute(command)
+
+    async def rename(self, command: Any) -> BetaFunctionToolResultType:
+        return await self.execute(command)

@@ -1,0 +1,178 @@
+"""The runner: parse, canonicalise, run the stages, audit, call the backend.
+
+This is the one place that catches exceptions. Whatever goes wrong (a denial,
+a storage failure, a bug) ends as a short error for the model and one audit
+decision; nothing is half-done, because stages act before storage and adapters
+write atomically.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from sandbox.commands import Content, Operation, canonicalize_command, operation_paths, parse_command
+from sandbox.decision import AuditSink, CallContext, Decision, Note, NullAuditSink
+from sandbox.errors import Denied, InternalError, InvalidCommand, SandboxError
+from sandbox.policy import Policy
+from sandbox.stages import Request, RootGuard, Stage
+from sandbox.storage.base import StorageAdapter
+from sandbox.store import Store
+
+__all__ = ["Backend", "Sandbox", "ToolResult", "default_stages"]
+
+_INTERNAL_ERROR = "Error: The memory sandbox failed internally; the call was refused."
+
+
+class Backend(Protocol):
+    """Carries out a canonical operation: :class:`~sandbox.store.Store` or a wrapped handler."""
+
+    def run(self, op: Operation) -> Content: ...
+
+    async def arun(self, op: Operation) -> Content: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """What a call returns: content for the model, whether it is an error, and the decision."""
+
+    content: Content
+    is_error: bool
+    decision: Decision
+
+
+def default_stages(policy: Policy) -> tuple[Stage, ...]:
+    """The stages a policy asks for, in order."""
+    return (RootGuard(),)
+
+
+class Sandbox:
+    """The policy engine in front of one store or handler.
+
+    Built from a :class:`~sandbox.policy.Policy`; holds no global state, so
+    sandboxes with different policies live side by side.
+    """
+
+    def __init__(
+        self,
+        *,
+        policy: Policy,
+        storage: StorageAdapter | None = None,
+        backend: Backend | None = None,
+        audit: AuditSink | None = None,
+        stages: Sequence[Stage] | None = None,
+    ) -> None:
+        if (storage is None) == (backend is None):
+            raise TypeError("Sandbox needs exactly one of storage= or backend=")
+        self.policy = policy
+        self.backend: Backend = backend or Store(
+            storage,  # type: ignore[arg-type]  # not None: checked above
+            max_view_chars=policy.limits.max_view_chars,
+            max_image_bytes=policy.limits.max_image_bytes,
+        )
+        self.audit: AuditSink = audit or NullAuditSink()
+        self.stages: tuple[Stage, ...] = tuple(stages) if stages is not None else default_stages(policy)
+
+    def __repr__(self) -> str:
+        return f"Sandbox(policy={self.policy.id!r}, backend={self.backend!r}, stages={self.stages!r})"
+
+    def execute(self, untrusted_input: object, context: CallContext | None = None) -> ToolResult:
+        """Run one tool call; never raises for anything the model sent."""
+        call = _Call(self, context)
+        try:
+            request = self._admit(untrusted_input, call)
+            call.succeed(self.backend.run(request.op))
+        except Exception as exc:  # noqa: BLE001 - the runner is the one place that fails closed
+            call.fail(exc)
+        finally:
+            call.close()
+        return call.result()
+
+    async def aexecute(self, untrusted_input: object, context: CallContext | None = None) -> ToolResult:
+        """:meth:`execute` for async callers and async wrapped handlers."""
+        call = _Call(self, context)
+        try:
+            request = self._admit(untrusted_input, call)
+            call.succeed(await self.backend.arun(request.op))
+        except Exception as exc:  # noqa: BLE001 - the runner is the one place that fails closed
+            call.fail(exc)
+        finally:
+            call.close()
+        return call.result()
+
+    def check(self, untrusted_input: object, context: CallContext | None = None) -> Request:
+        """Parse, canonicalise and run the stages without touching storage or the audit sink."""
+        parsed = parse_command(untrusted_input, max_string_bytes=self.policy.limits.max_string_bytes)
+        request = Request(canonicalize_command(parsed, self.policy.path_limits), context or CallContext())
+        for stage in self.stages:
+            request = stage(request)
+        return request
+
+    def _admit(self, untrusted_input: object, call: _Call) -> Request:
+        parsed = parse_command(untrusted_input, max_string_bytes=self.policy.limits.max_string_bytes)
+        call.update(command=parsed.name, extra_fields=parsed.extra_fields)
+        op = canonicalize_command(parsed, self.policy.path_limits)
+        call.update(paths=tuple(str(path) for path in operation_paths(op)))
+        request = Request(op, call.decision.context)
+        for stage in self.stages:
+            request = stage(request)
+        call.update(notes=request.notes, verdict="redact" if request.notes else "allow")
+        # Write-ahead: the sink records the intent before storage is touched; if it
+        # raises, the call is refused like any other failure.
+        self.audit.intent(call.decision)
+        return request
+
+
+class _Call:
+    """The decision of one call as it is built, and its single outcome record."""
+
+    def __init__(self, sandbox: Sandbox, context: CallContext | None) -> None:
+        self._sandbox = sandbox
+        self._start = time.perf_counter_ns()
+        self._content: Content = ""
+        self._is_error = True
+        self.decision = Decision(
+            decision_id=uuid.uuid4().hex,
+            started_ns=time.time_ns(),
+            context=context or CallContext(),
+            policy_id=sandbox.policy.id,
+            policy_revision=sandbox.policy.revision,
+        )
+
+    def update(self, **changes: object) -> None:
+        self.decision = replace(self.decision, **changes)  # type: ignore[arg-type]
+
+    def succeed(self, content: Content) -> None:
+        self.update(outcome="ok")
+        self._content, self._is_error = content, False
+
+    def fail(self, exc: Exception) -> None:
+        if not isinstance(exc, SandboxError):
+            # A bug or an unmapped backend error: refuse, and keep only the type for
+            # reviewers (an exception's text may hold a host path or a secret).
+            exc = InternalError(_INTERNAL_ERROR, detail=type(exc).__name__)
+        denied = isinstance(exc, Denied | InvalidCommand)
+        notes = self.decision.notes
+        if exc.rule_id:
+            notes = (*notes, Note(exc.rule_id, exc.message))
+        self.update(
+            outcome="denied" if denied else "error",
+            verdict="deny" if denied else self.decision.verdict,
+            error_code=exc.code,
+            error_detail=exc.detail,
+            notes=notes,
+        )
+        self._content, self._is_error = exc.message, True
+
+    def close(self) -> None:
+        if self.decision.outcome == "pending":
+            # Interrupted (KeyboardInterrupt, cancellation): recorded as such.
+            self.update(outcome="error", error_code="interrupted")
+        self.update(latency_ns=time.perf_counter_ns() - self._start)
+        self._sandbox.audit.outcome(self.decision)
+
+    def result(self) -> ToolResult:
+        return ToolResult(self._content, is_error=self._is_error, decision=self.decision)

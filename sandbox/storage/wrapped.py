@@ -1,0 +1,117 @@
+"""Wrap mode: the sandbox's pipeline in front of a memory handler the user already has.
+
+The handler may be a ``BetaAbstractMemoryTool`` (or its async sibling), any object
+with a ``call(dict)`` method, or a plain callable taking the command dict, sync
+or async. It receives only canonical ``/memories/...`` paths and complete
+commands (``new_str`` always present). A ``ToolError`` it raises reaches the model
+with any host path scrubbed out; any other exception propagates to the runner,
+which turns it into a short internal error (no Python repr reaches the model).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any, Final, cast
+
+import anyio.to_thread
+from anthropic.lib.tools import ToolError
+
+from sandbox.commands import Content, Create, Delete, Insert, Operation, Rename, StrReplace, View
+from sandbox.errors import HandlerError
+from sandbox.views import truncate_view
+
+__all__ = ["WrappedHandler", "operation_input", "scrub_host_paths"]
+
+_MAX_ERROR_CHARS: Final = 2000
+# Absolute paths other than /memories/...: POSIX, Windows drive and UNC forms.
+_HOST_PATH = re.compile(
+    r"""(?<![\w/.~-])/(?!memories(?![^/\s'"`]))[^\s'"`,;)\]]+"""
+    r"""|\b[A-Za-z]:[\\/][^\s'"`,;)\]]*"""
+    r"""|\\\\[^\s'"`,;)\]]+"""
+)
+
+
+def scrub_host_paths(text: str) -> str:
+    """Replace every absolute path outside ``/memories`` with ``[path]``."""
+    return _HOST_PATH.sub("[path]", text)
+
+
+def operation_input(op: Operation) -> dict[str, Any]:
+    """The tool input a memory handler expects for a canonical operation."""
+    if isinstance(op, View):
+        view: dict[str, Any] = {"command": "view", "path": str(op.path)}
+        if op.view_range is not None:
+            view["view_range"] = list(op.view_range)
+        return view
+    if isinstance(op, Create):
+        return {"command": "create", "path": str(op.path), "file_text": op.file_text}
+    if isinstance(op, StrReplace):
+        return {"command": "str_replace", "path": str(op.path), "old_str": op.old_str, "new_str": op.new_str}
+    if isinstance(op, Insert):
+        return {
+            "command": "insert",
+            "path": str(op.path),
+            "insert_line": op.insert_line,
+            "insert_text": op.insert_text,
+        }
+    if isinstance(op, Delete):
+        return {"command": "delete", "path": str(op.path)}
+    if isinstance(op, Rename):
+        return {"command": "rename", "old_path": str(op.old_path), "new_path": str(op.new_path)}
+    raise TypeError(f"not an operation: {type(op).__name__}")
+
+
+class WrappedHandler:
+    """A backend that forwards canonical operations to an existing handler."""
+
+    def __init__(self, handler: object, *, max_view_chars: int) -> None:
+        function = getattr(handler, "call", handler)
+        if not callable(function):
+            raise TypeError("the handler must have a call(dict) method or be callable")
+        self._handler = handler
+        self._function: Callable[[dict[str, Any]], object] = function
+        self.is_async = inspect.iscoroutinefunction(function)
+        self._max_view_chars = max_view_chars
+
+    def __repr__(self) -> str:
+        return f"WrappedHandler({type(self._handler).__name__})"
+
+    def run(self, op: Operation) -> Content:
+        if self.is_async:
+            raise TypeError("an async handler needs AsyncSandboxedMemoryTool (or Sandbox.aexecute)")
+        try:
+            result = self._function(operation_input(op))
+        except ToolError as exc:
+            raise _handler_error(exc) from None
+        return self._finish(op, result)
+
+    async def arun(self, op: Operation) -> Content:
+        try:
+            if self.is_async:
+                result = await cast(Awaitable[object], self._function(operation_input(op)))
+            else:
+                result = await anyio.to_thread.run_sync(self._function, operation_input(op))
+        except ToolError as exc:
+            raise _handler_error(exc) from None
+        return self._finish(op, result)
+
+    def _finish(self, op: Operation, result: object) -> Content:
+        if inspect.isawaitable(result):
+            # A sync call() that returned a coroutine: close it so it does not warn.
+            getattr(result, "close", lambda: None)()
+            raise TypeError("the handler returned an awaitable from a sync call")
+        if isinstance(result, str):
+            return truncate_view(result, self._max_view_chars) if isinstance(op, View) else result
+        if isinstance(result, list | tuple):
+            return [dict(block) for block in result]
+        raise TypeError(f"the handler returned {type(result).__name__}, not text or content blocks")
+
+
+def _handler_error(exc: ToolError) -> HandlerError:
+    text = exc.content if isinstance(exc.content, str) else str(exc)
+    text = scrub_host_paths(text)
+    if len(text) > _MAX_ERROR_CHARS:
+        text = text[:_MAX_ERROR_CHARS] + "..."
+    return HandlerError(text, detail="the wrapped handler raised ToolError")

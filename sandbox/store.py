@@ -1,0 +1,229 @@
+"""The six memory commands, written once over any :class:`StorageAdapter`.
+
+Output and error texts are the memory tool's reference strings (DESIGN.md
+section 4), so the model sees what it was trained on whatever the adapter.
+Paths echoed back are canonical ``/memories/...`` forms, never host paths.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Final
+
+import anyio.to_thread
+
+from sandbox.commands import Content, Create, Delete, Insert, Operation, Rename, StrReplace, View
+from sandbox.errors import AlreadyExists, NotADirectory, NotFound, OperationFailed
+from sandbox.paths import MemoryPath, is_canonical_name
+from sandbox.storage.base import DIR_SIZE, StorageAdapter
+from sandbox.views import (
+    MAX_LINES,
+    human_size,
+    numbered,
+    quote_for_error,
+    split_lines,
+    truncate_view,
+)
+
+__all__ = ["Store"]
+
+_IMAGE_TYPES: Final = {".png": ("image/png", b"\x89PNG\r\n\x1a\n"), ".jpg": ("image/jpeg", b"\xff\xd8\xff")}
+_IMAGE_TYPES[".jpeg"] = _IMAGE_TYPES[".jpg"]
+_EXCLUDED: Final = frozenset({"node_modules"})
+_SNIPPET_CONTEXT: Final = 3
+_MAX_LISTED_LINES: Final = 20
+
+
+class Store:
+    """Runs canonical operations on a storage adapter and renders the results."""
+
+    def __init__(self, storage: StorageAdapter, *, max_view_chars: int, max_image_bytes: int) -> None:
+        self.storage = storage
+        self._max_view_chars = max_view_chars
+        self._max_image_bytes = max_image_bytes
+
+    def __repr__(self) -> str:
+        return f"Store({self.storage!r})"
+
+    def run(self, op: Operation) -> Content:
+        if isinstance(op, View):
+            return self._view(op)
+        if isinstance(op, Create):
+            return self._create(op)
+        if isinstance(op, StrReplace):
+            return self._str_replace(op)
+        if isinstance(op, Insert):
+            return self._insert(op)
+        if isinstance(op, Delete):
+            return self._delete(op)
+        return self._rename(op)
+
+    async def arun(self, op: Operation) -> Content:
+        return await anyio.to_thread.run_sync(self.run, op)
+
+    def _view(self, op: View) -> Content:
+        missing = f"The path {op.path} does not exist. Please provide a valid path."
+        entry = self.storage.stat(op.path)
+        if entry is None:
+            raise OperationFailed(missing)
+        if entry.is_dir:
+            with _reword(missing=missing):
+                return self._list(op.path)
+        if op.path.suffix in _IMAGE_TYPES:
+            with _reword(missing=missing):
+                return self._image(op.path)
+        with _reword(missing=missing):
+            text = _decode(self.storage.read(op.path), op.path)
+        lines = split_lines(text)
+        if len(lines) > MAX_LINES:
+            raise OperationFailed(f"File {op.path} exceeds maximum line limit of 999,999 lines.")
+        first, last = 1, len(lines)
+        if op.view_range is not None:
+            first, end = op.view_range
+            if first > max(last, 1):
+                raise OperationFailed(
+                    f"Error: Invalid `view_range`: {list(op.view_range)}. Its first element `{first}` should be "
+                    f"within the range of lines of the file: [1, {last}]"
+                )
+            last = last if end == -1 else min(end, last)
+        header = f"Here's the content of {op.path} with line numbers:\n"
+        return truncate_view(header + numbered(lines[first - 1 : last], first), self._max_view_chars)
+
+    def _list(self, path: MemoryPath) -> str:
+        header = (
+            f"Here're the files and directories up to 2 levels deep in {path}, excluding hidden items and node_modules:"
+        )
+        lines = [header, f"{human_size(DIR_SIZE)}\t{path}"]
+        budget = self._max_view_chars - len(header) - len(lines[1]) - 200
+        for line in self._walk(path, depth=1):
+            budget -= len(line) + 1
+            if budget < 0:
+                lines.append(
+                    f"[Listing truncated at {self._max_view_chars:,} characters: view a subfolder to see more.]"
+                )
+                break
+            lines.append(line)
+        return "\n".join(lines)
+
+    def _walk(self, folder: MemoryPath, depth: int) -> Iterator[str]:
+        # Sorted, depth-first, two levels, hidden items and node_modules left out;
+        # lazy, so a caller that has enough output stops the scan. Names the model
+        # could not address (written by other tools) are not listed either.
+        with self.storage.scan(folder) as entries:
+            for entry in entries:
+                if entry.name.startswith(".") or entry.name in _EXCLUDED or not is_canonical_name(entry.name):
+                    continue
+                if not entry.is_dir:
+                    yield f"{human_size(entry.size)}\t{folder}/{entry.name}"
+                    continue
+                yield f"{human_size(entry.size)}\t{folder}/{entry.name}/"
+                if depth < 2:
+                    yield from self._walk(folder.child(entry.name), depth + 1)
+
+    def _image(self, path: MemoryPath) -> Content:
+        media_type, magic = _IMAGE_TYPES[path.suffix]
+        entry = self.storage.stat(path)
+        if entry is not None and entry.size > self._max_image_bytes:
+            raise OperationFailed(f"Error: The image {path} is larger than {self._max_image_bytes:,} bytes")
+        data = self.storage.read(path)
+        if len(data) > self._max_image_bytes:
+            raise OperationFailed(f"Error: The image {path} is larger than {self._max_image_bytes:,} bytes")
+        if not data.startswith(magic):
+            raise OperationFailed(f"Error: The file {path} is not a valid {media_type.split('/')[1].upper()} image")
+        encoded = base64.b64encode(data).decode("ascii")
+        return [{"type": "image", "source": {"type": "base64", "media_type": media_type, "data": encoded}}]
+
+    def _create(self, op: Create) -> str:
+        with _reword(exists=f"Error: File {op.path} already exists"):
+            self.storage.create(op.path, op.file_text.encode("utf-8"))
+        return f"File created successfully at: {op.path}"
+
+    def _str_replace(self, op: StrReplace) -> str:
+        changed_line = 0
+
+        def edit(content: bytes) -> bytes:
+            nonlocal changed_line
+            text = _decode(content, op.path)
+            first = text.find(op.old_str)
+            if first < 0:
+                raise OperationFailed(
+                    f"No replacement was performed, old_str `{quote_for_error(op.old_str)}` "
+                    f"did not appear verbatim in {op.path}."
+                )
+            if text.find(op.old_str, first + 1) >= 0:
+                raise OperationFailed(
+                    f"No replacement was performed. Multiple occurrences of old_str "
+                    f"`{quote_for_error(op.old_str)}` in lines: {_occurrence_lines(text, op.old_str)}. "
+                    "Please ensure it is unique"
+                )
+            changed_line = text.count("\n", 0, first) + 1
+            return (text[:first] + op.new_str + text[first + len(op.old_str) :]).encode("utf-8")
+
+        with _reword(missing=f"The path {op.path} does not exist. Please provide a valid path."):
+            new_text = self.storage.modify(op.path, edit).decode("utf-8")
+        lines = split_lines(new_text)
+        first = max(1, changed_line - _SNIPPET_CONTEXT)
+        last = min(len(lines), changed_line + op.new_str.count("\n") + _SNIPPET_CONTEXT)
+        snippet = truncate_view(numbered(lines[first - 1 : last], first), self._max_view_chars)
+        return (
+            "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n" + snippet
+        )
+
+    def _insert(self, op: Insert) -> str:
+        def edit(content: bytes) -> bytes:
+            lines = split_lines(_decode(content, op.path))
+            if not 0 <= op.insert_line <= len(lines):
+                raise OperationFailed(
+                    f"Error: Invalid `insert_line` parameter: {op.insert_line}. It should be within the range "
+                    f"of lines of the file: [0, {len(lines)}]"
+                )
+            lines.insert(op.insert_line, op.insert_text.rstrip("\n"))
+            return ("\n".join(lines) + "\n").encode("utf-8")
+
+        with _reword(missing=f"The path {op.path} does not exist. Please provide a valid path."):
+            self.storage.modify(op.path, edit)
+        return f"The file {op.path} has been edited."
+
+    def _delete(self, op: Delete) -> str:
+        with _reword(missing=f"Error: The path {op.path} does not exist"):
+            self.storage.delete(op.path)
+        return f"Successfully deleted {op.path}"
+
+    def _rename(self, op: Rename) -> str:
+        with _reword(
+            missing=f"Error: The path {op.old_path} does not exist",
+            exists=f"Error: The destination {op.new_path} already exists",
+        ):
+            self.storage.rename(op.old_path, op.new_path)
+        return f"Successfully renamed {op.old_path} to {op.new_path}"
+
+
+@contextmanager
+def _reword(*, missing: str = "", exists: str = "") -> Iterator[None]:
+    """Give an adapter's NotFound / AlreadyExists the reference text of the running command."""
+    try:
+        yield
+    except NotFound as exc:
+        raise OperationFailed(missing or exc.message) from None
+    except AlreadyExists as exc:
+        raise OperationFailed(exists or exc.message) from None
+    except NotADirectory as exc:
+        raise OperationFailed(exc.message) from None
+
+
+def _decode(content: bytes, path: MemoryPath) -> str:
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError:
+        raise OperationFailed(f"Error: The file {path} is not UTF-8 text and cannot be shown or edited") from None
+
+
+def _occurrence_lines(text: str, needle: str) -> str:
+    found: list[str] = []
+    position = text.find(needle)
+    while position >= 0 and len(found) < _MAX_LISTED_LINES:
+        found.append(str(text.count("\n", 0, position) + 1))
+        position = text.find(needle, position + 1)
+    return ", ".join(found) + (", ..." if position >= 0 else "")
