@@ -45,8 +45,8 @@ def _as_input(command: Any) -> object:
     return command.to_dict() if hasattr(command, "to_dict") else command
 
 
-class SandboxedMemoryTool(BetaAbstractMemoryTool):
-    """The memory tool, every call checked by a :class:`~sandbox.pipeline.Sandbox`."""
+class _SandboxHolder:
+    """What both tools hold: the sandbox, and the call context given to every call."""
 
     def __init__(
         self,
@@ -55,9 +55,13 @@ class SandboxedMemoryTool(BetaAbstractMemoryTool):
         context: CallContext | None = None,
         cache_control: BetaCacheControlEphemeralParam | None = None,
     ) -> None:
-        super().__init__(cache_control=cache_control)
+        super().__init__(cache_control=cache_control)  # type: ignore[call-arg]  # the SDK base, next in the MRO
         self.sandbox = sandbox
         self.context = context
+
+
+class SandboxedMemoryTool(_SandboxHolder, BetaAbstractMemoryTool):
+    """The memory tool, every call checked by a :class:`~sandbox.pipeline.Sandbox`."""
 
     @classmethod
     def wrap(
@@ -76,38 +80,11 @@ class SandboxedMemoryTool(BetaAbstractMemoryTool):
         return self.call(_as_input(command))
 
     # The SDK declares one abstract method per command; all take the same road.
-    def view(self, command: Any) -> BetaFunctionToolResultType:
-        return self.execute(command)
-
-    def create(self, command: Any) -> BetaFunctionToolResultType:
-        return self.execute(command)
-
-    def str_replace(self, command: Any) -> BetaFunctionToolResultType:
-        return self.execute(command)
-
-    def insert(self, command: Any) -> BetaFunctionToolResultType:
-        return self.execute(command)
-
-    def delete(self, command: Any) -> BetaFunctionToolResultType:
-        return self.execute(command)
-
-    def rename(self, command: Any) -> BetaFunctionToolResultType:
-        return self.execute(command)
+    view = create = str_replace = insert = delete = rename = execute
 
 
-class AsyncSandboxedMemoryTool(BetaAsyncAbstractMemoryTool):
+class AsyncSandboxedMemoryTool(_SandboxHolder, BetaAsyncAbstractMemoryTool):
     """The async memory tool; store work runs in a worker thread, async handlers are awaited."""
-
-    def __init__(
-        self,
-        sandbox: Sandbox,
-        *,
-        context: CallContext | None = None,
-        cache_control: BetaCacheControlEphemeralParam | None = None,
-    ) -> None:
-        super().__init__(cache_control=cache_control)
-        self.sandbox = sandbox
-        self.context = context
 
     @classmethod
     def wrap(
@@ -126,20 +103,4 @@ class AsyncSandboxedMemoryTool(BetaAsyncAbstractMemoryTool):
     async def execute(self, command: Any) -> BetaFunctionToolResultType:
         return await self.call(_as_input(command))
 
-    async def view(self, command: Any) -> BetaFunctionToolResultType:
-        return await self.execute(command)
-
-    async def create(self, command: Any) -> BetaFunctionToolResultType:
-        return await self.execute(command)
-
-    async def str_replace(self, command: Any) -> BetaFunctionToolResultType:
-        return await self.execute(command)
-
-    async def insert(self, command: Any) -> BetaFunctionToolResultType:
-        return await self.execute(command)
-
-    async def delete(self, command: Any) -> BetaFunctionToolResultType:
-        return await self.execute(command)
-
-    async def rename(self, command: Any) -> BetaFunctionToolResultType:
-        return await self.execute(command)
+    view = create = str_replace = insert = delete = rename = execute
