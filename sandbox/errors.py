@@ -11,7 +11,8 @@ Details for reviewers go in ``detail`` and only ever reach the audit log.
     SandboxError
     ├── InvalidCommand       the tool input is malformed (bad types, missing fields, ...)
     ├── Denied               the policy refused the call
-    │   └── PathDenied       the path is not a safe name inside /memories
+    │   ├── PathDenied       the path is not a safe name inside /memories
+    │   └── UnsafeEntry      the store found a symlink, hard link or special file on the way
     ├── OperationFailed      the command is valid but cannot be done; message is a reference string
     │   ├── NotFound         raised by storage adapters, reworded by the store per command
     │   ├── AlreadyExists
@@ -41,6 +42,7 @@ __all__ = [
     "PolicyError",
     "SandboxError",
     "StorageError",
+    "UnsafeEntry",
 ]
 
 
@@ -84,6 +86,22 @@ class PathDenied(Denied):
     def __init__(self, category: str, reason: str) -> None:
         super().__init__(f"Error: Access denied: {reason}", rule_id=f"path.{category}")
         self.category = category
+
+
+class UnsafeEntry(Denied):
+    """A store refused to act on a symlink, a multiply-linked file or a special file."""
+
+    code = "unsafe_entry"
+
+    def __init__(self, shown_path: str, kind: str) -> None:
+        reasons = {
+            "symlink": "is a symbolic link; the store never follows links",
+            "hardlink": "has several hard links; the store refuses it",
+            "special": "is not a regular file or folder",
+            "changed": "changed while the store was opening it; try again",
+        }
+        super().__init__(f"Error: Access denied: {shown_path} {reasons[kind]}", rule_id=f"store.{kind}")
+        self.kind = kind
 
 
 class OperationFailed(SandboxError):

@@ -20,6 +20,7 @@ from sandbox.errors import PathDenied
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "RESERVED_PREFIX",
     "ROOT",
     "MemoryPath",
     "PathLimits",
@@ -28,6 +29,8 @@ __all__ = [
 ]
 
 ROOT_TEXT: Final = "/memories"
+#: Names the store keeps for itself (lock and usage state, temp files): no model path may use them.
+RESERVED_PREFIX: Final = ".memory-sandbox"
 
 _PERCENT_BYTE = re.compile(r"%[0-9A-Fa-f]{2}")
 # IIS-style %uXXXX escapes: no standard decoder accepts them, some servers do.
@@ -268,6 +271,8 @@ def _check_name(name: str, limits: PathLimits) -> None:
     if name[-1] in ". " or name[0] == " ":
         # Windows drops trailing dots and spaces: "notes.md." is "notes.md" there.
         raise PathDenied("trailing_dot_space", "a name may not end in a dot or space, or start with a space")
+    if name.startswith(RESERVED_PREFIX):
+        raise PathDenied("reserved_name", f"names starting with {RESERVED_PREFIX} are reserved by the store")
     if unicodedata.category(name[0]) in _COMBINING:
         raise PathDenied("lookalike", "a name may not start with a combining mark")
     if name.split(".", 1)[0].rstrip(" ").upper() in _DEVICE_NAMES:

@@ -17,7 +17,7 @@ from sandbox.storage.url import open_storage
 
 __all__ = ["build_parser", "main"]
 
-DEFAULT_STORE = "memory://"
+DEFAULT_STORE = "file:./memory"
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from sandbox.storage.base import Entry, StorageAdapter
+from sandbox.storage.base import Entry, StorageAdapter, Usage
+from sandbox.storage.local import LocalStorage
 from sandbox.storage.memory import InMemoryStorage
 
-__all__ = ["Entry", "InMemoryStorage", "StorageAdapter"]
+__all__ = ["Entry", "InMemoryStorage", "LocalStorage", "StorageAdapter", "Usage"]

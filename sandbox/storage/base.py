@@ -18,7 +18,7 @@ from typing import Final, Protocol, runtime_checkable
 
 from sandbox.paths import MemoryPath
 
-__all__ = ["DIR_SIZE", "Edit", "Entry", "StorageAdapter"]
+__all__ = ["DIR_SIZE", "Edit", "Entry", "StorageAdapter", "Usage"]
 
 #: The size a folder reports in listings, as ``du`` shows an ext4 folder
 #: ("4.0K"). A constant keeps listings identical across adapters.
@@ -36,6 +36,14 @@ class Entry:
     name: str
     is_dir: bool
     size: int
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """What a store holds: bytes in files and the number of files (folders are free)."""
+
+    bytes: int
+    files: int
 
 
 @runtime_checkable

@@ -31,22 +31,24 @@ class TestCli:
         result = run("--help")
         assert result.returncode == 0 and "replay" in result.stdout
 
-    def test_replay_injection_example(self) -> None:
-        """The injection example replays with every attack on paths and the root refused."""
-        result = run("replay", str(EXAMPLES / "prompt-injection.jsonl"))
+    def test_replay_injection_example(self, tmp_path: Path) -> None:
+        """The injection example replays on the embedded default store, every attack refused."""
+        result = run("replay", str(EXAMPLES / "prompt-injection.jsonl"), cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         lines = [line for line in result.stdout.splitlines() if " | " in line]
         attacks = [line for line in lines if "raw:" in line or "root." in line or "into_itself" in line]
         assert attacks and all("DENY" in line for line in attacks)
         assert "16 calls: 5 allowed, 11 denied" in result.stdout
+        assert (tmp_path / "memory" / "project" / "notes.md").read_text().endswith("- deploy on Fridays\n")
 
     def test_replay_bad_lines_are_refusals(self, tmp_path: Path) -> None:
         """Malformed lines are refused by the sandbox, not crashes of the CLI."""
         session = tmp_path / "s.jsonl"
         session.write_text('not json\n[1, 2]\n{"input": {"command": "view", "path": "/memories"}, "scope": "a"}\n')
-        result = run("replay", str(session))
+        result = run("replay", str(session), "--store", f"file://{tmp_path}/store")
         assert result.returncode == 0, result.stderr
         assert "3 calls: 1 allowed, 2 denied" in result.stdout
+        assert (tmp_path / "store").is_dir()
 
     def test_bad_policy_fails_start(self, tmp_path: Path) -> None:
         """A policy that does not load stops the command with its error."""
@@ -54,7 +56,7 @@ class TestCli:
         policy.write_text("schema_version = 1\nid = 'x'\nrevision = 1\n[paths]\nmax_path_bytes = -1\n")
         session = tmp_path / "s.jsonl"
         session.write_text(json.dumps({"command": "view", "path": "/memories"}) + "\n")
-        result = run("replay", str(session), "--policy", str(policy))
+        result = run("replay", str(session), "--policy", str(policy), cwd=tmp_path)
         assert result.returncode == 2 and "bad.toml: paths.max_path_bytes: value must be > 0" in result.stderr
 
     @pytest.mark.parametrize("url", ["ftp://x", "nope"])
@@ -62,5 +64,5 @@ class TestCli:
         """An unknown store URL is a clear error."""
         session = tmp_path / "s.jsonl"
         session.write_text("{}\n")
-        result = run("replay", str(session), "--store", url)
+        result = run("replay", str(session), "--store", url, cwd=tmp_path)
         assert result.returncode != 0 and "unsupported store URL" in result.stderr

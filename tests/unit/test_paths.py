@@ -161,6 +161,10 @@ ATTACKS: list[tuple[str, str, str]] = [
     ("reserved", "/memories/a|b.md", "reserved_character"),
     ("reserved", '/memories/a"b.md', "reserved_character"),
     ("reserved", "/memories/<a>.md", "reserved_character"),
+    # the store's own files
+    ("reserved", "/memories/.memory-sandbox/state", "reserved_name"),
+    ("reserved", "/memories/a/.memory-sandbox-tmp-1-2", "reserved_name"),
+    ("reserved", "/memories/%2ememory-sandbox", "reserved_name"),
     # empty
     ("empty", "", "empty"),
 ]

@@ -1,0 +1,458 @@
+"""``LocalStorage``: memory as plain files on local disk, with none of the usual holes.
+
+``LocalStorage(root)`` maps ``/memories`` onto ``root`` itself. Every operation
+walks from a descriptor of the root, one name at a time, with ``O_NOFOLLOW``
+(and ``O_DIRECTORY`` for folders), and acts through ``dir_fd=`` calls: no path
+string ever reaches the kernel whole, so a symlink planted anywhere (before or
+during a call) is refused, never followed. Files with several hard links, FIFOs,
+sockets and devices are refused too, without blocking. Folders are removed the
+same way, never entering a link.
+
+Writes are atomic and durable: a hidden temp file is written in the target
+folder, fsynced, renamed into place (``create`` and ``rename`` with a rename that
+never replaces), and the folder fsynced. Writers in every process that opens the
+store serialise on an ``flock`` of the store's state file, which also holds the
+store's usage (bytes, files), kept incrementally so a quota check costs O(1);
+a writer that died mid-call leaves the state marked dirty and the next writer
+recounts. Opening a store removes temp files left by a crash and recounts.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import errno
+import fcntl
+import os
+import re
+import stat
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Final
+
+from sandbox.errors import (
+    AlreadyExists,
+    NotADirectory,
+    NotAFile,
+    NotFound,
+    SandboxError,
+    StorageError,
+    UnsafeEntry,
+)
+from sandbox.paths import RESERVED_PREFIX, MemoryPath
+from sandbox.storage._fs import (
+    DIR_FLAGS,
+    READ_FLAGS,
+    TEMP_PREFIX,
+    fsync_dir,
+    read_all,
+    remove_tree,
+    rename_noreplace,
+    write_temp,
+)
+from sandbox.storage.base import DIR_SIZE, Edit, Entry, Usage
+
+__all__ = ["LocalStorage", "scope_folder_name"]
+
+_DIR_MODE: Final = 0o700
+_CONTROL_DIR: Final = RESERVED_PREFIX
+_STATE_FILE: Final = "state"
+_STATE_SIZE: Final = 64
+_READABLE_SCOPE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+_MAX_SCOPE_BYTES: Final = 128
+_VANISHED: Final = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ELOOP})
+
+
+def scope_folder_name(scope_id: str) -> str:
+    """The folder name of a scope: the id itself when it is plainly safe, else an encoding of it.
+
+    Readable ids (lower-case letters, digits, ``_`` and ``-``) are used as they are;
+    any other id is base32-encoded behind ``=``, which no readable id starts with,
+    so two scopes never share a folder, also on case-insensitive file systems.
+    """
+    if not isinstance(scope_id, str) or not scope_id:
+        raise ValueError("a scope id is a non-empty string")
+    if _READABLE_SCOPE.fullmatch(scope_id):
+        return scope_id
+    raw = scope_id.encode("utf-8", "strict")
+    if len(raw) > _MAX_SCOPE_BYTES:
+        raise ValueError(f"a scope id is at most {_MAX_SCOPE_BYTES} bytes")
+    return "=" + base64.b32encode(raw).decode("ascii").rstrip("=").lower()
+
+
+class _Tally:
+    def __init__(self, usage: Usage) -> None:
+        self.usage = usage
+
+    def add(self, size: int, files: int) -> None:
+        self.usage = Usage(self.usage.bytes + size, self.usage.files + files)
+
+
+class LocalStorage:
+    """Memory stored as files under ``root`` (created 0o700 if missing)."""
+
+    def __init__(self, root: str | os.PathLike[str], *, durable: bool = True) -> None:
+        path = os.fspath(root)
+        if not os.path.isdir(path):
+            os.makedirs(path, mode=_DIR_MODE, exist_ok=True)
+            os.chmod(path, _DIR_MODE)
+        self._label = os.path.basename(os.path.normpath(path))
+        self._durable = durable
+        self._thread_lock = threading.Lock()
+        self._root_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            self._state_fd = self._open_state()
+            with self._writing(recount=True):
+                pass
+        except BaseException:
+            os.close(self._root_fd)
+            raise
+
+    @classmethod
+    def for_scope(cls, base: str | os.PathLike[str], scope_id: str, *, durable: bool = True) -> LocalStorage:
+        """The store of one user, team or agent: its own folder under ``base``."""
+        return cls(os.path.join(os.fspath(base), scope_folder_name(scope_id)), durable=durable)
+
+    def __repr__(self) -> str:
+        return f"LocalStorage({self._label!r})"
+
+    def close(self) -> None:
+        """Release the store's descriptors; idempotent."""
+        for attribute in ("_state_fd", "_root_fd"):
+            fd = self.__dict__.pop(attribute, None)
+            if fd is not None:
+                os.close(fd)
+
+    def __enter__(self) -> LocalStorage:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # the adapter contract
+
+    def stat(self, path: MemoryPath) -> Entry | None:
+        if path.is_root:
+            return Entry(path.name, is_dir=True, size=DIR_SIZE)
+        try:
+            with self._mapped(str(path)), self._folder(path.parent) as folder:
+                st = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
+        except (NotFound, NotADirectory):
+            return None
+        if stat.S_ISDIR(st.st_mode):
+            return Entry(path.name, is_dir=True, size=DIR_SIZE)
+        _check_file(st, str(path))
+        return Entry(path.name, is_dir=False, size=st.st_size)
+
+    @contextmanager
+    def scan(self, path: MemoryPath) -> Iterator[Iterator[Entry]]:
+        with self._mapped(str(path)), self._folder(path) as folder:
+            yield _entries(folder)
+
+    def read(self, path: MemoryPath) -> bytes:
+        if path.is_root:
+            raise NotAFile(path)
+        with self._mapped(str(path)), self._folder(path.parent) as folder:
+            fd, st = _open_file(folder, path)
+            try:
+                return read_all(fd, st.st_size)
+            finally:
+                os.close(fd)
+
+    def create(self, path: MemoryPath, data: bytes) -> None:
+        if path.is_root:
+            raise AlreadyExists(path)
+        with self._writing() as tally, self._mapped(str(path)), self._folder(path.parent, create=True) as folder:
+            self._place(folder, data, path.name, replace=False)
+            tally.add(len(data), 1)
+
+    def modify(self, path: MemoryPath, edit: Edit) -> bytes:
+        if path.is_root:
+            raise NotAFile(path)
+        with self._writing() as tally, self._mapped(str(path)), self._folder(path.parent) as folder:
+            fd, st = _open_file(folder, path)
+            try:
+                content = read_all(fd, st.st_size)
+            finally:
+                os.close(fd)
+            new = bytes(edit(content))
+            self._place(folder, new, path.name, replace=True)
+            tally.add(len(new) - len(content), 0)
+            return new
+
+    def delete(self, path: MemoryPath) -> None:
+        if path.is_root:
+            raise NotFound(path)
+        with self._writing() as tally, self._mapped(str(path)), self._folder(path.parent) as folder:
+            st = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
+            if stat.S_ISDIR(st.st_mode):
+                size, files = _tree_usage(folder, path.name)
+                remove_tree(folder, path.name)
+                tally.add(-size, -files)
+            else:
+                _check_file(st, str(path))
+                os.unlink(path.name, dir_fd=folder)
+                tally.add(-st.st_size, -1)
+            fsync_dir(folder, durable=self._durable)
+
+    def rename(self, old: MemoryPath, new: MemoryPath) -> None:
+        if old.is_root:
+            raise NotFound(old)
+        if new.is_root or new.is_relative_to(old):
+            raise AlreadyExists(new)
+        with self._writing(), self._mapped(str(old)), self._folder(old.parent) as source:
+            st = os.stat(old.name, dir_fd=source, follow_symlinks=False)
+            if not stat.S_ISDIR(st.st_mode):
+                _check_file(st, str(old))
+            with self._mapped(str(new)), self._folder(new.parent, create=True) as target:
+                rename_noreplace(source, old.name, target, new.name)
+                fsync_dir(target, durable=self._durable)
+                if target != source:
+                    fsync_dir(source, durable=self._durable)
+
+    def usage(self) -> Usage:
+        """Bytes and files stored now, as every process sharing the store sees them."""
+        with self._writing() as tally:
+            return tally.usage
+
+    def recount(self) -> Usage:
+        """Usage by a full walk of the tree (also removes crash leftovers); O(store size)."""
+        with self._writing(recount=True) as tally:
+            return tally.usage
+
+    # internals
+
+    @contextmanager
+    def _folder(self, path: MemoryPath, *, create: bool = False) -> Iterator[int]:
+        """A descriptor of the folder at ``path``, reached one no-follow step at a time."""
+        if path.is_root:
+            yield self._root_fd
+            return
+        current = self._root_fd
+        try:
+            for depth, name in enumerate(path.parts):
+                child = self._open_folder(current, name, path.parts[: depth + 1], create=create)
+                if current != self._root_fd:
+                    os.close(current)
+                current = child
+            yield current
+        finally:
+            if current != self._root_fd:
+                os.close(current)
+
+    def _open_folder(self, parent: int, name: str, parts: tuple[str, ...], *, create: bool) -> int:
+        shown = "/memories/" + "/".join(parts)
+        try:
+            return os.open(name, DIR_FLAGS, dir_fd=parent)
+        except FileNotFoundError:
+            if not create:
+                raise NotFound(shown) from None
+        except (NotADirectoryError, OSError) as exc:
+            if exc.errno not in (errno.ENOTDIR, errno.ELOOP):
+                raise
+            # The open failed safely; find out why, for the message only.
+            _classify_non_folder(parent, name, shown)
+        try:
+            os.mkdir(name, _DIR_MODE, dir_fd=parent)
+        except FileExistsError:
+            made = False  # another writer made it meanwhile: open it with the same checks
+        else:
+            made = True
+        fd = self._open_folder(parent, name, parts, create=False)
+        if made:
+            os.fchmod(fd, _DIR_MODE)
+            fsync_dir(parent, durable=self._durable)
+        return fd
+
+    def _place(self, folder: int, data: bytes, name: str, *, replace: bool) -> None:
+        temp = write_temp(folder, data, durable=self._durable)
+        placed = False
+        try:
+            if replace:
+                os.rename(temp, name, src_dir_fd=folder, dst_dir_fd=folder)
+            else:
+                rename_noreplace(folder, temp, folder, name)
+            placed = True
+        finally:
+            if not placed:
+                os.unlink(temp, dir_fd=folder)
+        fsync_dir(folder, durable=self._durable)
+
+    def _open_state(self) -> int:
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(_CONTROL_DIR, _DIR_MODE, dir_fd=self._root_fd)
+        control = os.open(_CONTROL_DIR, DIR_FLAGS, dir_fd=self._root_fd)
+        try:
+            flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+            fd = os.open(_STATE_FILE, flags, 0o600, dir_fd=control)
+        finally:
+            os.close(control)
+        os.fchmod(fd, 0o600)
+        return fd
+
+    @contextmanager
+    def _writing(self, *, recount: bool = False) -> Iterator[_Tally]:
+        """Hold the store's write lock; keep the shared usage figure right around the call."""
+        with self._thread_lock:
+            fcntl.flock(self._state_fd, fcntl.LOCK_EX)
+            try:
+                usage, clean = self._read_state()
+                if recount or not clean:
+                    usage = _recount(self._root_fd)
+                tally = _Tally(usage)
+                self._write_state(usage, clean=False)
+                try:
+                    yield tally
+                except StorageError:
+                    raise  # the call may have half-failed in the backend: leave the state dirty
+                except SandboxError:
+                    self._write_state(tally.usage, clean=True)
+                    raise
+                self._write_state(tally.usage, clean=True)
+            finally:
+                fcntl.flock(self._state_fd, fcntl.LOCK_UN)
+
+    def _read_state(self) -> tuple[Usage, bool]:
+        fields = os.pread(self._state_fd, _STATE_SIZE, 0).split()
+        if len(fields) != 3 or fields[2] not in (b"clean", b"dirty") or not all(f.isdigit() for f in fields[:2]):
+            return Usage(0, 0), False
+        return Usage(int(fields[0]), int(fields[1])), fields[2] == b"clean"
+
+    def _write_state(self, usage: Usage, *, clean: bool) -> None:
+        record = f"{usage.bytes} {usage.files} {'clean' if clean else 'dirty'}".ljust(_STATE_SIZE - 1) + "\n"
+        os.pwrite(self._state_fd, record.encode("ascii"), 0)
+
+    @contextmanager
+    def _mapped(self, shown: str) -> Iterator[None]:
+        """Map OS errors to the sandbox's errors, naming only the canonical path."""
+        try:
+            yield
+        except SandboxError:
+            raise
+        except FileNotFoundError:
+            raise NotFound(shown) from None
+        except FileExistsError:
+            raise AlreadyExists(shown) from None
+        except NotADirectoryError:
+            raise NotADirectory(shown) from None
+        except IsADirectoryError:
+            raise NotAFile(shown) from None
+        except OSError as exc:
+            name = errno.errorcode.get(exc.errno or 0, "unknown")
+            if exc.errno == errno.ELOOP:
+                raise UnsafeEntry(shown, "symlink") from None
+            if exc.errno == errno.ENOTEMPTY:
+                raise AlreadyExists(shown) from None
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise StorageError("Error: The memory store is out of space.", detail=name) from None
+            raise StorageError("Error: The memory store failed.", detail=name) from None
+
+    def __del__(self) -> None:
+        self.close()
+
+
+def _check_file(st: os.stat_result, shown: str) -> None:
+    if stat.S_ISLNK(st.st_mode):
+        raise UnsafeEntry(shown, "symlink")
+    if not stat.S_ISREG(st.st_mode):
+        raise UnsafeEntry(shown, "special")
+    if st.st_nlink > 1:
+        # Another name for the same inode may live outside the store.
+        raise UnsafeEntry(shown, "hardlink")
+
+
+def _classify_non_folder(parent: int, name: str, shown: str) -> None:
+    """Say why a no-follow open of a folder failed (the open already kept us safe)."""
+    st = os.stat(name, dir_fd=parent, follow_symlinks=False)
+    if stat.S_ISREG(st.st_mode):
+        raise NotADirectory(shown)
+    if stat.S_ISDIR(st.st_mode):
+        raise UnsafeEntry(shown, "changed")  # swapped back between the open and this look
+    _check_file(st, shown)
+    raise UnsafeEntry(shown, "special")
+
+
+def _open_file(folder: int, path: MemoryPath) -> tuple[int, os.stat_result]:
+    """Open a regular, singly-linked file for reading; the checks are on the open descriptor."""
+    fd = os.open(path.name, READ_FLAGS, dir_fd=folder)
+    checked = False
+    try:
+        st = os.fstat(fd)
+        _check_opened_file(st, path)
+        checked = True
+    finally:
+        if not checked:
+            os.close(fd)
+    return fd, st
+
+
+def _check_opened_file(st: os.stat_result, path: MemoryPath) -> None:
+    if stat.S_ISDIR(st.st_mode):
+        raise NotAFile(path)
+    _check_file(st, str(path))
+
+
+def _entries(folder: int) -> Iterator[Entry]:
+    """Listed entries, sorted; links, special files, multiply-linked files and our own files left out."""
+    with os.scandir(folder) as found:
+        items = sorted((e for e in found if not e.name.startswith(RESERVED_PREFIX)), key=lambda e: e.name)
+    for item in items:
+        if item.is_symlink():
+            continue
+        if item.is_dir(follow_symlinks=False):
+            yield Entry(item.name, is_dir=True, size=DIR_SIZE)
+        elif item.is_file(follow_symlinks=False):
+            try:
+                st = item.stat(follow_symlinks=False)
+            except FileNotFoundError:
+                continue  # removed since the folder was read
+            if st.st_nlink == 1:
+                yield Entry(item.name, is_dir=False, size=st.st_size)
+
+
+def _tree_usage(parent: int, name: str) -> tuple[int, int]:
+    """Bytes and files in a folder's tree, walked without following links."""
+    fd = os.open(name, DIR_FLAGS, dir_fd=parent)
+    try:
+        usage = _walk_usage(fd, remove_temp=False)
+    finally:
+        os.close(fd)
+    return usage.bytes, usage.files
+
+
+def _recount(root_fd: int) -> Usage:
+    return _walk_usage(root_fd, remove_temp=True)
+
+
+def _walk_usage(top: int, *, remove_temp: bool) -> Usage:
+    """Sum the regular files below ``top`` (a folder descriptor, left open), never following links."""
+    total, files = 0, 0
+    pending = [os.dup(top)]
+    try:
+        while pending:
+            folder = pending[-1]
+            with os.scandir(folder) as found:
+                items = list(found)
+            for item in items:
+                if item.name.startswith(TEMP_PREFIX):
+                    if remove_temp and item.is_file(follow_symlinks=False):
+                        os.unlink(item.name, dir_fd=folder)  # left by a writer that died
+                    continue
+                if item.name.startswith(RESERVED_PREFIX) or item.is_symlink():
+                    continue
+                try:
+                    if item.is_dir(follow_symlinks=False):
+                        pending.insert(0, os.open(item.name, DIR_FLAGS, dir_fd=folder))
+                    elif item.is_file(follow_symlinks=False):
+                        total += item.stat(follow_symlinks=False).st_size
+                        files += 1
+                except OSError as exc:
+                    if exc.errno not in _VANISHED:
+                        raise
+                    # Removed, or swapped for a link, by another process meanwhile: not there to count.
+            os.close(pending.pop())
+    finally:
+        for folder in pending:
+            os.close(folder)
+    return Usage(total, files)
