@@ -19,6 +19,8 @@ __all__ = [
     "ListAuditSink",
     "Note",
     "NullAuditSink",
+    "Outcome",
+    "Verdict",
 ]
 
 Verdict = Literal["allow", "deny", "redact"]

@@ -41,6 +41,7 @@ _PERCENT_U = re.compile(r"%[uU][0-9A-Fa-f]{4}")
 # characters Windows reserves ("*?"<>|") are refused because stores get synced,
 # backed up and served from other systems.
 _ASCII_ALLOWED: Final = frozenset(chr(c) for c in range(0x20, 0x7F)) - frozenset('\\:*?"<>|/')
+_ASCII_PATH: Final = _ASCII_ALLOWED | {"/"}
 
 # Characters that look like a dot, slash or backslash but do not become one
 # under NFKC. Those that do (full-width dot and solidus, one-dot leader, small
@@ -177,8 +178,9 @@ def canonicalize(untrusted_path: str, limits: PathLimits = DEFAULT_LIMITS) -> Me
     text = _percent_decode(untrusted_path, limits.max_decode_rounds)
     # NFC so that "é" typed precomposed or decomposed names one file, not twins.
     text = unicodedata.normalize("NFC", text)
-    for char in text:
-        _check_character(char)
+    if not (text.isascii() and _ASCII_PATH.issuperset(text)):  # the common case needs no per-character look
+        for char in text:
+            _check_character(char)
     if text.startswith("//"):
         # "//server/share" is a UNC path on Windows and some POSIX hosts.
         raise PathDenied("unc", "network (UNC) paths are not accepted")
@@ -187,8 +189,17 @@ def canonicalize(untrusted_path: str, limits: PathLimits = DEFAULT_LIMITS) -> Me
     # the root, not inside it, and are refused rather than remapped.
     if len(segments) < 2 or segments[0] != "" or segments[1] != ROOT_TEXT[1:]:
         raise PathDenied("outside_root", "the path is outside /memories")
+    parts = _resolve(segments[2:], limits)
+    path = MemoryPath(parts, _TOKEN)
+    if len(str(path).encode("utf-8")) > limits.max_path_bytes:
+        raise PathDenied("too_long", f"the path is longer than {limits.max_path_bytes} bytes")
+    return path
+
+
+def _resolve(segments: list[str], limits: PathLimits) -> tuple[str, ...]:
+    """Resolve "." and ".." lexically below the root, checking every name kept."""
     parts: list[str] = []
-    for segment in segments[2:]:
+    for segment in segments:
         if segment in ("", "."):
             continue
         if segment == "..":
@@ -198,10 +209,7 @@ def canonicalize(untrusted_path: str, limits: PathLimits = DEFAULT_LIMITS) -> Me
             continue
         _check_name(segment, limits)
         parts.append(segment)
-    path = MemoryPath(tuple(parts), _TOKEN)
-    if len(str(path).encode("utf-8")) > limits.max_path_bytes:
-        raise PathDenied("too_long", f"the path is longer than {limits.max_path_bytes} bytes")
-    return path
+    return tuple(parts)
 
 
 def is_canonical_name(untrusted_name: str, limits: PathLimits = DEFAULT_LIMITS) -> bool:
@@ -218,10 +226,12 @@ def _check_canonical_name(name: str, limits: PathLimits) -> None:
         raise PathDenied("name", "not a single file or folder name")
     if _PERCENT_BYTE.search(name) or _PERCENT_U.search(name):
         raise PathDenied("encoding", "the name holds percent-escapes")
-    if not name.isascii() and not unicodedata.is_normalized("NFC", name):
+    ascii_name = name.isascii()
+    if not ascii_name and not unicodedata.is_normalized("NFC", name):
         raise PathDenied("name", "the name is not in Unicode NFC form")
-    for char in name:
-        _check_character(char)
+    if not (ascii_name and _ASCII_ALLOWED.issuperset(name)):
+        for char in name:
+            _check_character(char)
     _check_name(name, limits)
 
 

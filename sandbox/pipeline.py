@@ -11,11 +11,11 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from sandbox.commands import Content, Operation, canonicalize_command, operation_paths, parse_command
-from sandbox.decision import AuditSink, CallContext, Decision, Note, NullAuditSink
+from sandbox.decision import AuditSink, CallContext, Decision, Note, NullAuditSink, Outcome, Verdict
 from sandbox.errors import Denied, InternalError, InvalidCommand, SandboxError
 from sandbox.policy import Policy
 from sandbox.stages import Request, RootGuard, Stage
@@ -75,6 +75,7 @@ class Sandbox:
         )
         self.audit: AuditSink = audit or NullAuditSink()
         self.stages: tuple[Stage, ...] = tuple(stages) if stages is not None else default_stages(policy)
+        self._path_limits = policy.path_limits
 
     def __repr__(self) -> str:
         return f"Sandbox(policy={self.policy.id!r}, backend={self.backend!r}, stages={self.stages!r})"
@@ -88,8 +89,8 @@ class Sandbox:
         except Exception as exc:  # noqa: BLE001 - the runner is the one place that fails closed
             call.fail(exc)
         finally:
-            call.close()
-        return call.result()
+            decision = call.close()
+        return call.result(decision)
 
     async def aexecute(self, untrusted_input: object, context: CallContext | None = None) -> ToolResult:
         """:meth:`execute` for async callers and async wrapped handlers."""
@@ -100,8 +101,8 @@ class Sandbox:
         except Exception as exc:  # noqa: BLE001 - the runner is the one place that fails closed
             call.fail(exc)
         finally:
-            call.close()
-        return call.result()
+            decision = call.close()
+        return call.result(decision)
 
     def check(self, untrusted_input: object, context: CallContext | None = None) -> Request:
         """Parse, canonicalise and run the stages without touching storage or the audit sink."""
@@ -113,13 +114,15 @@ class Sandbox:
 
     def _admit(self, untrusted_input: object, call: _Call) -> Request:
         parsed = parse_command(untrusted_input, max_string_bytes=self.policy.limits.max_string_bytes)
-        call.update(command=parsed.name, extra_fields=parsed.extra_fields)
-        op = canonicalize_command(parsed, self.policy.path_limits)
-        call.update(paths=tuple(str(path) for path in operation_paths(op)))
-        request = Request(op, call.decision.context)
+        call.command, call.extra_fields = parsed.name, parsed.extra_fields
+        op = canonicalize_command(parsed, self._path_limits)
+        call.paths = tuple(str(path) for path in operation_paths(op))
+        request = Request(op, call.context)
         for stage in self.stages:
             request = stage(request)
-        call.update(notes=request.notes, verdict="redact" if request.notes else "allow")
+        call.notes = request.notes
+        if request.notes:
+            call.verdict = "redact"
         # Write-ahead: the sink records the intent before storage is touched; if it
         # raises, the call is refused like any other failure.
         self.audit.intent(call.decision)
@@ -129,24 +132,65 @@ class Sandbox:
 class _Call:
     """The decision of one call as it is built, and its single outcome record."""
 
+    __slots__ = (
+        "_content",
+        "_is_error",
+        "_sandbox",
+        "_start",
+        "command",
+        "context",
+        "decision_id",
+        "error_code",
+        "error_detail",
+        "extra_fields",
+        "latency_ns",
+        "notes",
+        "outcome",
+        "paths",
+        "started_ns",
+        "verdict",
+    )
+
     def __init__(self, sandbox: Sandbox, context: CallContext | None) -> None:
         self._sandbox = sandbox
         self._start = time.perf_counter_ns()
         self._content: Content = ""
         self._is_error = True
-        self.decision = Decision(
-            decision_id=uuid.uuid4().hex,
-            started_ns=time.time_ns(),
-            context=context or CallContext(),
-            policy_id=sandbox.policy.id,
-            policy_revision=sandbox.policy.revision,
+        self.decision_id = uuid.uuid4().hex
+        self.started_ns = time.time_ns()
+        self.context = context or CallContext()
+        self.command: str | None = None
+        self.paths: tuple[str, ...] = ()
+        self.extra_fields: tuple[str, ...] = ()
+        self.verdict: Verdict = "allow"
+        self.notes: tuple[Note, ...] = ()
+        self.outcome: Outcome = "pending"
+        self.error_code: str | None = None
+        self.error_detail = ""
+        self.latency_ns = 0
+
+    @property
+    def decision(self) -> Decision:
+        policy = self._sandbox.policy
+        return Decision(
+            decision_id=self.decision_id,
+            started_ns=self.started_ns,
+            context=self.context,
+            policy_id=policy.id,
+            policy_revision=policy.revision,
+            command=self.command,
+            paths=self.paths,
+            extra_fields=self.extra_fields,
+            verdict=self.verdict,
+            notes=self.notes,
+            outcome=self.outcome,
+            error_code=self.error_code,
+            error_detail=self.error_detail,
+            latency_ns=self.latency_ns,
         )
 
-    def update(self, **changes: object) -> None:
-        self.decision = replace(self.decision, **changes)  # type: ignore[arg-type]
-
     def succeed(self, content: Content) -> None:
-        self.update(outcome="ok")
+        self.outcome = "ok"
         self._content, self._is_error = content, False
 
     def fail(self, exc: Exception) -> None:
@@ -155,24 +199,23 @@ class _Call:
             # reviewers (an exception's text may hold a host path or a secret).
             exc = InternalError(_INTERNAL_ERROR, detail=type(exc).__name__)
         denied = isinstance(exc, Denied | InvalidCommand)
-        notes = self.decision.notes
         if exc.rule_id:
-            notes = (*notes, Note(exc.rule_id, exc.message))
-        self.update(
-            outcome="denied" if denied else "error",
-            verdict="deny" if denied else self.decision.verdict,
-            error_code=exc.code,
-            error_detail=exc.detail,
-            notes=notes,
-        )
+            self.notes = (*self.notes, Note(exc.rule_id, exc.message))
+        self.outcome = "denied" if denied else "error"
+        if denied:
+            self.verdict = "deny"
+        self.error_code = exc.code
+        self.error_detail = exc.detail
         self._content, self._is_error = exc.message, True
 
-    def close(self) -> None:
-        if self.decision.outcome == "pending":
+    def close(self) -> Decision:
+        if self.outcome == "pending":
             # Interrupted (KeyboardInterrupt, cancellation): recorded as such.
-            self.update(outcome="error", error_code="interrupted")
-        self.update(latency_ns=time.perf_counter_ns() - self._start)
-        self._sandbox.audit.outcome(self.decision)
+            self.outcome, self.error_code = "error", "interrupted"
+        self.latency_ns = time.perf_counter_ns() - self._start
+        decision = self.decision
+        self._sandbox.audit.outcome(decision)
+        return decision
 
-    def result(self) -> ToolResult:
-        return ToolResult(self._content, is_error=self._is_error, decision=self.decision)
+    def result(self, decision: Decision) -> ToolResult:
+        return ToolResult(self._content, is_error=self._is_error, decision=decision)

@@ -15,16 +15,18 @@ from typing import Final
 import anyio.to_thread
 
 from sandbox.commands import Content, Create, Delete, Insert, Operation, Rename, StrReplace, View
-from sandbox.errors import AlreadyExists, NotADirectory, NotFound, OperationFailed
+from sandbox.errors import AlreadyExists, NotADirectory, NotAFile, NotFound, OperationFailed
 from sandbox.paths import MemoryPath, is_canonical_name
 from sandbox.storage.base import DIR_SIZE, StorageAdapter
 from sandbox.views import (
     MAX_LINES,
+    count_lines,
     human_size,
     numbered,
     quote_for_error,
     split_lines,
     truncate_view,
+    view_window,
 )
 
 __all__ = ["Store"]
@@ -65,31 +67,32 @@ class Store:
 
     def _view(self, op: View) -> Content:
         missing = f"The path {op.path} does not exist. Please provide a valid path."
-        entry = self.storage.stat(op.path)
-        if entry is None:
-            raise OperationFailed(missing)
-        if entry.is_dir:
+        try:
+            with _reword(missing=missing):
+                if op.path.suffix in _IMAGE_TYPES and not op.path.is_root:
+                    return self._image(op.path)
+                data = self.storage.read(op.path)
+        except NotAFile as exc:
+            # One call for the common case (a file); a folder is listed instead.
+            entry = self.storage.stat(op.path)
+            if entry is None or not entry.is_dir:
+                raise OperationFailed(exc.message) from None
             with _reword(missing=missing):
                 return self._list(op.path)
-        if op.path.suffix in _IMAGE_TYPES:
-            with _reword(missing=missing):
-                return self._image(op.path)
-        with _reword(missing=missing):
-            text = _decode(self.storage.read(op.path), op.path)
-        lines = split_lines(text)
-        if len(lines) > MAX_LINES:
+        text = _decode(data, op.path)
+        # Every line takes at least one byte: only a file that large can be over the limit.
+        if len(data) > MAX_LINES and count_lines(text) > MAX_LINES:
             raise OperationFailed(f"File {op.path} exceeds maximum line limit of 999,999 lines.")
-        first, last = 1, len(lines)
-        if op.view_range is not None:
-            first, end = op.view_range
-            if first > max(last, 1):
-                raise OperationFailed(
-                    f"Error: Invalid `view_range`: {list(op.view_range)}. Its first element `{first}` should be "
-                    f"within the range of lines of the file: [1, {last}]"
-                )
-            last = last if end == -1 else min(end, last)
+        first, end = op.view_range or (1, -1)
+        lines = view_window(text, first, end, self._max_view_chars)
+        if lines is None:
+            total = count_lines(text)
+            raise OperationFailed(
+                f"Error: Invalid `view_range`: {[first, end]}. Its first element `{first}` should be "
+                f"within the range of lines of the file: [1, {total}]"
+            )
         header = f"Here's the content of {op.path} with line numbers:\n"
-        return truncate_view(header + numbered(lines[first - 1 : last], first), self._max_view_chars)
+        return truncate_view(header + numbered(lines, first), self._max_view_chars)
 
     def _list(self, path: MemoryPath) -> str:
         header = (
@@ -125,7 +128,11 @@ class Store:
     def _image(self, path: MemoryPath) -> Content:
         media_type, magic = _IMAGE_TYPES[path.suffix]
         entry = self.storage.stat(path)
-        if entry is not None and entry.size > self._max_image_bytes:
+        if entry is None:
+            raise NotFound(path)
+        if entry.is_dir:
+            raise NotAFile(path)
+        if entry.size > self._max_image_bytes:
             raise OperationFailed(f"Error: The image {path} is larger than {self._max_image_bytes:,} bytes")
         data = self.storage.read(path)
         if len(data) > self._max_image_bytes:

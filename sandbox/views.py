@@ -7,11 +7,13 @@ from typing import Final
 
 __all__ = [
     "MAX_LINES",
+    "count_lines",
     "human_size",
     "numbered",
     "quote_for_error",
     "split_lines",
     "truncate_view",
+    "view_window",
 ]
 
 #: Files with more lines are refused by ``view``, as the tool documentation says.
@@ -30,9 +32,34 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+def count_lines(text: str) -> int:
+    """How many lines :func:`split_lines` would give, without building them."""
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
+
+def view_window(text: str, first: int, end: int, max_chars: int) -> list[str] | None:
+    """Lines ``first``..``end`` (1-based; ``end`` -1 means to the last line) as far as
+    ``max_chars`` characters of them reach, or None when ``first`` is past the last line.
+
+    Shown text cannot exceed ``max_chars``, so only that much of the file after
+    line ``first`` is split: a view costs the same on a 1 KB and a 1 MB file.
+    """
+    rest = text
+    if first > 1:
+        parts = text.split("\n", first - 1)
+        if len(parts) < first or parts[-1] == "":
+            return None
+        rest = parts[-1]
+    window = rest[: max_chars + 1]
+    lines = window.split("\n")
+    if len(window) == len(rest) and lines[-1] == "":
+        lines.pop()  # the file's final newline ends the last line; it does not start another
+    return lines if end == -1 else lines[: end - first + 1]
+
+
 def numbered(lines: list[str], first: int) -> str:
     """Lines prefixed with 6-wide right-aligned numbers and a tab, counting from ``first``."""
-    return "\n".join(f"{number:>{_NUMBER_WIDTH}}\t{line}" for number, line in enumerate(lines, first))
+    return "\n".join([f"{number:6d}\t{line}" for number, line in enumerate(lines, first)])
 
 
 def human_size(size: int) -> str:

@@ -72,11 +72,11 @@ def rename_exchange(src_dir: int, src: str, dst_dir: int, dst: str) -> None:
     _call_renameat2(src_dir, src, dst_dir, dst, _RENAME_EXCHANGE)
 
 
-def write_temp(dir_fd: int, data: bytes, *, durable: bool) -> str:
+def write_temp(dir_fd: int, data: bytes, *, sync: bool) -> str:
     """Write ``data`` to a new hidden temp file in the folder; return its name.
 
     The file is created exclusively with mode 0o600 whatever the umask, written
-    in full and, when ``durable``, fsynced before the caller renames it into place.
+    in full and, when ``sync``, fsynced before the caller renames it into place.
     """
     name = f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(6)}"
     fd = os.open(name, _TEMP_FLAGS, FILE_MODE, dir_fd=dir_fd)
@@ -85,7 +85,7 @@ def write_temp(dir_fd: int, data: bytes, *, durable: bool) -> str:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
-        if durable:
+        if sync:
             os.fsync(fd)
     except BaseException:
         os.close(fd)
@@ -129,7 +129,7 @@ def remove_tree(parent: int, name: str) -> None:
     os.rmdir(name, dir_fd=parent)
 
 
-def fsync_dir(dir_fd: int, *, durable: bool) -> None:
+def fsync_dir(dir_fd: int, *, sync: bool) -> None:
     """Make a folder's entries (a rename, a new name) durable."""
-    if durable:
+    if sync:
         os.fsync(dir_fd)

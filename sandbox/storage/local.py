@@ -10,7 +10,11 @@ same way, never entering a link.
 
 Writes are atomic and durable: a hidden temp file is written in the target
 folder, fsynced, renamed into place (``create`` and ``rename`` with a rename that
-never replaces), and the folder fsynced. Writers in every process that opens the
+never replaces), and the folder fsynced. ``durability`` trades the last step
+away when asked: ``"full"`` (the default) fsyncs data and folder, so an
+acknowledged change survives power loss; ``"atomic"`` fsyncs the data only, so
+after power loss every file is whole but the latest changes may be rolled back;
+``"none"`` never fsyncs (tmpfs, caches, tests). Writers in every process that opens the
 store serialise on an ``flock`` of the store's state file, which also holds the
 store's usage (bytes, files), kept incrementally so a quota check costs O(1);
 a writer that died mid-call leaves the state marked dirty and the next writer
@@ -29,7 +33,7 @@ import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Final
+from typing import Final, Literal
 
 from sandbox.errors import (
     AlreadyExists,
@@ -53,7 +57,7 @@ from sandbox.storage._fs import (
 )
 from sandbox.storage.base import DIR_SIZE, Edit, Entry, Usage
 
-__all__ = ["LocalStorage", "scope_folder_name"]
+__all__ = ["Durability", "LocalStorage", "scope_folder_name"]
 
 _DIR_MODE: Final = 0o700
 _CONTROL_DIR: Final = RESERVED_PREFIX
@@ -62,6 +66,8 @@ _STATE_SIZE: Final = 64
 _READABLE_SCOPE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 _MAX_SCOPE_BYTES: Final = 128
 _VANISHED: Final = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ELOOP})
+Durability = Literal["full", "atomic", "none"]
+_DURABILITY: Final = ("full", "atomic", "none")
 
 
 def scope_folder_name(scope_id: str) -> str:
@@ -92,13 +98,16 @@ class _Tally:
 class LocalStorage:
     """Memory stored as files under ``root`` (created 0o700 if missing)."""
 
-    def __init__(self, root: str | os.PathLike[str], *, durable: bool = True) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, durability: Durability = "full") -> None:
+        if durability not in _DURABILITY:
+            raise ValueError(f"durability is one of {', '.join(_DURABILITY)}")
         path = os.fspath(root)
         if not os.path.isdir(path):
             os.makedirs(path, mode=_DIR_MODE, exist_ok=True)
             os.chmod(path, _DIR_MODE)
         self._label = os.path.basename(os.path.normpath(path))
-        self._durable = durable
+        self._sync_data = durability != "none"
+        self._sync_folders = durability == "full"
         self._thread_lock = threading.Lock()
         self._root_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
@@ -110,9 +119,9 @@ class LocalStorage:
             raise
 
     @classmethod
-    def for_scope(cls, base: str | os.PathLike[str], scope_id: str, *, durable: bool = True) -> LocalStorage:
+    def for_scope(cls, base: str | os.PathLike[str], scope_id: str, *, durability: Durability = "full") -> LocalStorage:
         """The store of one user, team or agent: its own folder under ``base``."""
-        return cls(os.path.join(os.fspath(base), scope_folder_name(scope_id)), durable=durable)
+        return cls(os.path.join(os.fspath(base), scope_folder_name(scope_id)), durability=durability)
 
     def __repr__(self) -> str:
         return f"LocalStorage({self._label!r})"
@@ -136,7 +145,7 @@ class LocalStorage:
         if path.is_root:
             return Entry(path.name, is_dir=True, size=DIR_SIZE)
         try:
-            with self._mapped(str(path)), self._folder(path.parent) as folder:
+            with _Mapped(str(path)), self._folder(path.parent) as folder:
                 st = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
         except (NotFound, NotADirectory):
             return None
@@ -147,13 +156,13 @@ class LocalStorage:
 
     @contextmanager
     def scan(self, path: MemoryPath) -> Iterator[Iterator[Entry]]:
-        with self._mapped(str(path)), self._folder(path) as folder:
+        with _Mapped(str(path)), self._folder(path) as folder:
             yield _entries(folder)
 
     def read(self, path: MemoryPath) -> bytes:
         if path.is_root:
             raise NotAFile(path)
-        with self._mapped(str(path)), self._folder(path.parent) as folder:
+        with _Mapped(str(path)), self._folder(path.parent) as folder:
             fd, st = _open_file(folder, path)
             try:
                 return read_all(fd, st.st_size)
@@ -163,14 +172,14 @@ class LocalStorage:
     def create(self, path: MemoryPath, data: bytes) -> None:
         if path.is_root:
             raise AlreadyExists(path)
-        with self._writing() as tally, self._mapped(str(path)), self._folder(path.parent, create=True) as folder:
+        with self._writing() as tally, _Mapped(str(path)), self._folder(path.parent, create=True) as folder:
             self._place(folder, data, path.name, replace=False)
             tally.add(len(data), 1)
 
     def modify(self, path: MemoryPath, edit: Edit) -> bytes:
         if path.is_root:
             raise NotAFile(path)
-        with self._writing() as tally, self._mapped(str(path)), self._folder(path.parent) as folder:
+        with self._writing() as tally, _Mapped(str(path)), self._folder(path.parent) as folder:
             fd, st = _open_file(folder, path)
             try:
                 content = read_all(fd, st.st_size)
@@ -184,7 +193,7 @@ class LocalStorage:
     def delete(self, path: MemoryPath) -> None:
         if path.is_root:
             raise NotFound(path)
-        with self._writing() as tally, self._mapped(str(path)), self._folder(path.parent) as folder:
+        with self._writing() as tally, _Mapped(str(path)), self._folder(path.parent) as folder:
             st = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
             if stat.S_ISDIR(st.st_mode):
                 size, files = _tree_usage(folder, path.name)
@@ -194,22 +203,22 @@ class LocalStorage:
                 _check_file(st, str(path))
                 os.unlink(path.name, dir_fd=folder)
                 tally.add(-st.st_size, -1)
-            fsync_dir(folder, durable=self._durable)
+            fsync_dir(folder, sync=self._sync_folders)
 
     def rename(self, old: MemoryPath, new: MemoryPath) -> None:
         if old.is_root:
             raise NotFound(old)
         if new.is_root or new.is_relative_to(old):
             raise AlreadyExists(new)
-        with self._writing(), self._mapped(str(old)), self._folder(old.parent) as source:
+        with self._writing(), _Mapped(str(old)), self._folder(old.parent) as source:
             st = os.stat(old.name, dir_fd=source, follow_symlinks=False)
             if not stat.S_ISDIR(st.st_mode):
                 _check_file(st, str(old))
-            with self._mapped(str(new)), self._folder(new.parent, create=True) as target:
+            with _Mapped(str(new)), self._folder(new.parent, create=True) as target:
                 rename_noreplace(source, old.name, target, new.name)
-                fsync_dir(target, durable=self._durable)
+                fsync_dir(target, sync=self._sync_folders)
                 if target != source:
-                    fsync_dir(source, durable=self._durable)
+                    fsync_dir(source, sync=self._sync_folders)
 
     def usage(self) -> Usage:
         """Bytes and files stored now, as every process sharing the store sees them."""
@@ -223,12 +232,10 @@ class LocalStorage:
 
     # internals
 
-    @contextmanager
-    def _folder(self, path: MemoryPath, *, create: bool = False) -> Iterator[int]:
+    def _folder(self, path: MemoryPath, *, create: bool = False) -> _OpenFolder:
         """A descriptor of the folder at ``path``, reached one no-follow step at a time."""
         if path.is_root:
-            yield self._root_fd
-            return
+            return _OpenFolder(self._root_fd, owned=False)
         current = self._root_fd
         try:
             for depth, name in enumerate(path.parts):
@@ -236,10 +243,11 @@ class LocalStorage:
                 if current != self._root_fd:
                     os.close(current)
                 current = child
-            yield current
-        finally:
+        except BaseException:
             if current != self._root_fd:
                 os.close(current)
+            raise
+        return _OpenFolder(current, owned=True)
 
     def _open_folder(self, parent: int, name: str, parts: tuple[str, ...], *, create: bool) -> int:
         shown = "/memories/" + "/".join(parts)
@@ -262,11 +270,11 @@ class LocalStorage:
         fd = self._open_folder(parent, name, parts, create=False)
         if made:
             os.fchmod(fd, _DIR_MODE)
-            fsync_dir(parent, durable=self._durable)
+            fsync_dir(parent, sync=self._sync_folders)
         return fd
 
     def _place(self, folder: int, data: bytes, name: str, *, replace: bool) -> None:
-        temp = write_temp(folder, data, durable=self._durable)
+        temp = write_temp(folder, data, sync=self._sync_data)
         placed = False
         try:
             if replace:
@@ -277,7 +285,7 @@ class LocalStorage:
         finally:
             if not placed:
                 os.unlink(temp, dir_fd=folder)
-        fsync_dir(folder, durable=self._durable)
+        fsync_dir(folder, sync=self._sync_folders)
 
     def _open_state(self) -> int:
         with contextlib.suppress(FileExistsError):
@@ -309,47 +317,75 @@ class LocalStorage:
                 except SandboxError:
                     self._write_state(tally.usage, clean=True)
                     raise
-                self._write_state(tally.usage, clean=True)
+                # Below zero means files were removed that were never counted (written
+                # behind the store's back): leave the state dirty so the next writer recounts.
+                self._write_state(tally.usage, clean=tally.usage.bytes >= 0 and tally.usage.files >= 0)
             finally:
                 fcntl.flock(self._state_fd, fcntl.LOCK_UN)
 
     def _read_state(self) -> tuple[Usage, bool]:
+        """The shared usage figure, and whether it can be trusted (a clean, well-formed record)."""
         fields = os.pread(self._state_fd, _STATE_SIZE, 0).split()
-        if len(fields) != 3 or fields[2] not in (b"clean", b"dirty") or not all(f.isdigit() for f in fields[:2]):
+        if len(fields) != 3 or fields[2] != b"clean" or not all(f.lstrip(b"-").isdigit() for f in fields[:2]):
             return Usage(0, 0), False
-        return Usage(int(fields[0]), int(fields[1])), fields[2] == b"clean"
+        usage = Usage(int(fields[0]), int(fields[1]))
+        return usage, usage.bytes >= 0 and usage.files >= 0
 
     def _write_state(self, usage: Usage, *, clean: bool) -> None:
         record = f"{usage.bytes} {usage.files} {'clean' if clean else 'dirty'}".ljust(_STATE_SIZE - 1) + "\n"
         os.pwrite(self._state_fd, record.encode("ascii"), 0)
 
-    @contextmanager
-    def _mapped(self, shown: str) -> Iterator[None]:
-        """Map OS errors to the sandbox's errors, naming only the canonical path."""
-        try:
-            yield
-        except SandboxError:
-            raise
-        except FileNotFoundError:
-            raise NotFound(shown) from None
-        except FileExistsError:
-            raise AlreadyExists(shown) from None
-        except NotADirectoryError:
-            raise NotADirectory(shown) from None
-        except IsADirectoryError:
-            raise NotAFile(shown) from None
-        except OSError as exc:
-            name = errno.errorcode.get(exc.errno or 0, "unknown")
-            if exc.errno == errno.ELOOP:
-                raise UnsafeEntry(shown, "symlink") from None
-            if exc.errno == errno.ENOTEMPTY:
-                raise AlreadyExists(shown) from None
-            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-                raise StorageError("Error: The memory store is out of space.", detail=name) from None
-            raise StorageError("Error: The memory store failed.", detail=name) from None
-
     def __del__(self) -> None:
         self.close()
+
+
+class _OpenFolder:
+    """A folder descriptor for a ``with`` block; closed at its end unless it is the root's."""
+
+    __slots__ = ("fd", "owned")
+
+    def __init__(self, fd: int, *, owned: bool) -> None:
+        self.fd, self.owned = fd, owned
+
+    def __enter__(self) -> int:
+        return self.fd
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.owned:
+            os.close(self.fd)
+
+
+class _Mapped:
+    """Map OS errors to the sandbox's errors at the adapter's edge, naming only the canonical path."""
+
+    __slots__ = ("shown",)
+
+    def __init__(self, shown: str) -> None:
+        self.shown = shown
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        if exc is None or not isinstance(exc, OSError):
+            return
+        shown = self.shown
+        if isinstance(exc, FileNotFoundError):
+            raise NotFound(shown) from None
+        if isinstance(exc, FileExistsError):
+            raise AlreadyExists(shown) from None
+        if isinstance(exc, NotADirectoryError):
+            raise NotADirectory(shown) from None
+        if isinstance(exc, IsADirectoryError):
+            raise NotAFile(shown) from None
+        name = errno.errorcode.get(exc.errno or 0, "unknown")
+        if exc.errno == errno.ELOOP:
+            raise UnsafeEntry(shown, "symlink") from None
+        if exc.errno == errno.ENOTEMPTY:
+            raise AlreadyExists(shown) from None
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise StorageError("Error: The memory store is out of space.", detail=name) from None
+        raise StorageError("Error: The memory store failed.", detail=name) from None
 
 
 def _check_file(st: os.stat_result, shown: str) -> None:

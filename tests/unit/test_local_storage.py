@@ -268,6 +268,15 @@ class TestUsage:
             second.create(canonicalize("/memories/b.md"), b"de")
             assert first.usage() == second.usage() == Usage(5, 2)
 
+    def test_files_behind_the_back_recounted_once(self, root: Path) -> None:
+        """Deleting files the store never counted does not leave usage wrong (or negative)."""
+        with LocalStorage(root) as store:
+            for n in range(5):
+                (root / f"foreign-{n}.md").write_bytes(b"x" * 100)
+            for n in range(5):
+                store.delete(canonicalize(f"/memories/foreign-{n}.md"))
+                assert store.usage() == full_walk(root)
+
     def test_dirty_state_recounted(self, root: Path) -> None:
         """A writer that died mid-call leaves the state dirty; the next writer recounts."""
         with LocalStorage(root) as store:

@@ -1,0 +1,206 @@
+"""Latency of SandboxedMemoryTool on LocalStorage against the SDK's BetaLocalFilesystemMemoryTool.
+
+Both handlers run in one process, in one run, on the same folder (the SDK's
+``base/memories`` is the sandbox store's root). Each command is timed call by
+call with ``time.perf_counter_ns`` after a warm-up; the median is reported, and
+the ratio ours/SDK against the targets of DESIGN.md section 6.
+
+    python bench/compare_sdk.py [--reps 200] [--markdown]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, cast
+
+from anthropic.lib.tools import ToolError
+from anthropic.tools import BetaLocalFilesystemMemoryTool
+
+from sandbox import Sandbox, load_policy
+from sandbox.integrations.anthropic import SandboxedMemoryTool
+from sandbox.storage import LocalStorage
+from sandbox.storage.local import Durability
+
+Handler = Callable[[dict[str, Any]], Any]
+READ_TARGET, WRITE_TARGET, LISTING_TARGET = 0.6, 1.0, 0.05
+
+
+def call(handler: Any, command: dict[str, Any]) -> Any:
+    try:
+        return handler.call(command)
+    except ToolError as exc:
+        raise AssertionError(f"benchmark command failed: {command['command']}: {exc}") from None
+
+
+def paired_medians(runs: dict[str, Callable[[int], object]], reps: int, warmup: int) -> dict[str, float]:
+    """Median µs per handler, the handlers' calls interleaved so both see the same disk weather."""
+    samples: dict[str, list[int]] = {label: [] for label in runs}
+    for i in range(warmup + reps):
+        for label, run in runs.items():
+            start = time.perf_counter_ns()
+            run(i)
+            elapsed = time.perf_counter_ns() - start
+            if i >= warmup:
+                samples[label].append(elapsed)
+    return {label: statistics.median(values) / 1000 for label, values in samples.items()}
+
+
+def text(size: int) -> str:
+    line = "- a remembered fact about the project, kept for later sessions\n"
+    return (line * (size // len(line) + 1))[:size]
+
+
+Case = tuple[str, str, Callable[[Any, int], Any], str | None]
+
+
+def cases(size: int) -> list[Case]:
+    """(name, kind, run(handler, i), prefix of the files it needs or None); ``i`` names a fresh file."""
+    body = "MARKER line kept once\n" + text(size)
+    label = f"{size // 1024} KB"
+
+    def view(handler: Any, i: int) -> Any:
+        return call(handler, {"command": "view", "path": "/memories/base.md"})
+
+    def view_range(handler: Any, i: int) -> Any:
+        return call(handler, {"command": "view", "path": "/memories/base.md", "view_range": [2, 20]})
+
+    def create(handler: Any, i: int) -> Any:
+        return call(handler, {"command": "create", "path": f"/memories/new/cr-{i}.md", "file_text": body})
+
+    def str_replace(handler: Any, i: int) -> Any:
+        edit = {"command": "str_replace", "path": f"/memories/ed-{i}.md", "old_str": "MARKER", "new_str": "EDITED"}
+        return call(handler, edit)
+
+    def insert(handler: Any, i: int) -> Any:
+        edit = {"command": "insert", "path": f"/memories/in-{i}.md", "insert_line": 1, "insert_text": "new fact"}
+        return call(handler, edit)
+
+    def delete(handler: Any, i: int) -> Any:
+        return call(handler, {"command": "delete", "path": f"/memories/de-{i}.md"})
+
+    def rename(handler: Any, i: int) -> Any:
+        move = {"command": "rename", "old_path": f"/memories/mv-{i}.md", "new_path": f"/memories/moved/mv-{i}.md"}
+        return call(handler, move)
+
+    return [
+        (f"view file {label}", "read", view, None),
+        (f"view range {label}", "read", view_range, None),
+        (f"create {label}", "write", create, None),
+        (f"str_replace {label}", "write", str_replace, "ed"),
+        (f"insert {label}", "write", insert, "in"),
+        (f"delete {label}", "write", delete, "de"),
+        (f"rename {label}", "write", rename, "mv"),
+    ]
+
+
+def fresh(
+    base: Path, plant: Callable[[Path], None] = lambda root: None, durability: Durability = "full"
+) -> tuple[Path, Any, Any]:
+    """A new folder with planted files, the SDK handler on it and our tool on the same files.
+
+    Files are planted before either handler opens the folder, as a store's earlier
+    sessions would have left them.
+    """
+    shutil.rmtree(base, ignore_errors=True)
+    root = base / "memories"
+    root.mkdir(parents=True)
+    plant(root)
+    sdk = BetaLocalFilesystemMemoryTool(str(base))
+    storage = LocalStorage(root, durability=durability)
+    ours = SandboxedMemoryTool(Sandbox(policy=load_policy("default"), storage=storage))
+    return root, sdk, ours
+
+
+def measure(
+    reps: int, warmup: int, workdir: Path, durabilities: list[Durability]
+) -> list[tuple[str, str, float, float]]:
+    rows: list[tuple[str, str, float, float]] = []
+    offsets = {"sdk": 0, "ours": 10**6}  # each handler works on its own files, never the other's
+    for size, durability in [(size, d) for d in durabilities for size in (1024, 100 * 1024)]:
+        body = "MARKER line kept once\n" + text(size)
+        needed = [prefix for _, _, _, prefix in cases(size) if prefix]
+
+        def plant(root: Path, body: str = body, needed: list[str] = needed, size: int = size) -> None:
+            (root / "base.md").write_text(text(size))
+            for prefix in needed:
+                for offset in offsets.values():
+                    for i in range(warmup + reps):
+                        (root / f"{prefix}-{offset + i}.md").write_text(body)
+
+        _, sdk, ours = fresh(workdir / "store", plant, durability)
+        for case, kind, run, _ in cases(size):
+            if kind == "read" and durability != durabilities[0]:
+                continue  # reads do not depend on durability
+            name = f"{case} ({durability})" if kind == "write" else case
+            timings = paired_medians(
+                {
+                    label: (lambda i, h=handler, b=offsets[label], r=run: r(h, b + i))
+                    for label, handler in (("sdk", sdk), ("ours", ours))
+                },
+                reps,
+                warmup,
+            )
+            rows.append((name, kind, timings["sdk"], timings["ours"]))
+    for count in (10, 1000, 10_000):
+
+        def notes(root: Path, count: int = count) -> None:
+            for n in range(count):
+                (root / f"note-{n:05d}.md").write_text("x" * 100)
+
+        _, sdk, ours = fresh(workdir / "store", notes)
+        listing_reps = max(5, reps // (1 + count // 200))
+        listing = {"command": "view", "path": "/memories"}
+        timings = paired_medians(
+            {label: (lambda i, h=handler, c=listing: call(h, c)) for label, handler in (("sdk", sdk), ("ours", ours))},
+            listing_reps,
+            2,
+        )
+        # The 0.05x target is for the 10,000-file store; smaller listings are reads like any other.
+        kind = "listing" if count >= 10_000 else "read"
+        rows.append((f"view /memories, {count:,} files", kind, timings["sdk"], timings["ours"]))
+    return rows
+
+
+def report(rows: list[tuple[str, str, float, float]], markdown: bool) -> str:
+    targets = {"read": READ_TARGET, "write": WRITE_TARGET, "listing": LISTING_TARGET}
+    lines = [
+        f"{datetime.date.today().isoformat()}, {platform.machine()}, {os.cpu_count()} cores,"
+        f" Python {platform.python_version()}, {platform.system()} {platform.release()}",
+        "",
+        "| command | SDK median (µs) | sandbox median (µs) | ratio | target | |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for name, kind, sdk, ours in rows:
+        ratio = ours / sdk
+        verdict = "met" if ratio <= targets[kind] else "MISSED"
+        lines.append(f"| {name} | {sdk:,.0f} | {ours:,.0f} | {ratio:.2f}x | ≤ {targets[kind]}x | {verdict} |")
+    text_out = "\n".join(lines)
+    return text_out if markdown else text_out.replace("|", " ").replace("---:", "").replace("---", "")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=200)
+    parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--dir", type=Path, default=None, help="folder to run in (default: a temp folder on /tmp)")
+    parser.add_argument(
+        "--durability", default="full,atomic", help="LocalStorage durability levels for writes (default: full,atomic)"
+    )
+    args = parser.parse_args()
+    durabilities = [cast(Durability, level) for level in args.durability.split(",")]
+    with tempfile.TemporaryDirectory(dir=args.dir) as workdir:
+        print(report(measure(args.reps, args.warmup, Path(workdir), durabilities), args.markdown))
+
+
+if __name__ == "__main__":
+    main()
