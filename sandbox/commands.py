@@ -16,6 +16,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
+from sandbox.decision import Note
 from sandbox.errors import InvalidCommand
 from sandbox.paths import DEFAULT_LIMITS, MemoryPath, PathLimits, canonicalize
 
@@ -28,6 +29,7 @@ __all__ = [
     "Operation",
     "ParsedCommand",
     "Rename",
+    "Reply",
     "StrReplace",
     "View",
     "canonicalize_command",
@@ -154,6 +156,14 @@ Operation = View | Create | StrReplace | Insert | Delete | Rename
 
 #: What a command returns to the model: text, or content blocks (an image for ``view``).
 Content = str | list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A backend's answer: the content for the model and what it noted (redactions, say)."""
+
+    content: Content
+    notes: tuple[Note, ...] = ()
 
 
 def operation_paths(op: Operation) -> tuple[MemoryPath, ...]:

@@ -12,6 +12,7 @@ Details for reviewers go in ``detail`` and only ever reach the audit log.
     ├── InvalidCommand       the tool input is malformed (bad types, missing fields, ...)
     ├── Denied               the policy refused the call
     │   ├── PathDenied       the path is not a safe name inside /memories
+    │   ├── SecretRejected   the content or path holds a secret the policy rejects
     │   └── UnsafeEntry      the store found a symlink, hard link or special file on the way
     ├── OperationFailed      the command is valid but cannot be done; message is a reference string
     │   ├── NotFound         raised by storage adapters, reworded by the store per command
@@ -41,6 +42,7 @@ __all__ = [
     "PathDenied",
     "PolicyError",
     "SandboxError",
+    "SecretRejected",
     "StorageError",
     "UnsafeEntry",
 ]
@@ -102,6 +104,21 @@ class UnsafeEntry(Denied):
         }
         super().__init__(f"Error: Access denied: {shown_path} {reasons[kind]}", rule_id=f"store.{kind}")
         self.kind = kind
+
+
+class SecretRejected(Denied):
+    """A secret matched a rule whose action is ``reject``; nothing was stored.
+
+    The message names the rule, never the value.
+    """
+
+    code = "secret_rejected"
+
+    def __init__(self, rule_id: str, where: str = "the content") -> None:
+        super().__init__(
+            f"Error: Access denied: {where} holds a secret (rule {rule_id}); nothing was stored",
+            rule_id=f"secret.{rule_id}",
+        )
 
 
 class OperationFailed(SandboxError):

@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from sandbox.commands import Content, Operation, canonicalize_command, operation_paths, parse_command
+from sandbox.commands import Content, Operation, Reply, canonicalize_command, operation_paths, parse_command
 from sandbox.decision import AuditSink, CallContext, Decision, Note, NullAuditSink, Outcome, Verdict
 from sandbox.errors import Denied, InternalError, InvalidCommand, SandboxError
 from sandbox.policy import Policy
-from sandbox.stages import Request, RootGuard, Stage
+from sandbox.redaction import SecretGuard
+from sandbox.stages import Request, RootGuard, SecretScanner, Stage
 from sandbox.storage.base import StorageAdapter
 from sandbox.store import Store
 
@@ -30,9 +31,9 @@ _INTERNAL_ERROR = "Error: The memory sandbox failed internally; the call was ref
 class Backend(Protocol):
     """Carries out a canonical operation: :class:`~sandbox.store.Store` or a wrapped handler."""
 
-    def run(self, op: Operation) -> Content: ...
+    def run(self, op: Operation) -> Reply: ...
 
-    async def arun(self, op: Operation) -> Content: ...
+    async def arun(self, op: Operation) -> Reply: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +45,12 @@ class ToolResult:
     decision: Decision
 
 
-def default_stages(policy: Policy) -> tuple[Stage, ...]:
+def default_stages(policy: Policy, secrets: SecretGuard | None) -> tuple[Stage, ...]:
     """The stages a policy asks for, in order."""
-    return (RootGuard(),)
+    stages: list[Stage] = [RootGuard()]
+    if secrets is not None:
+        stages.append(SecretScanner(secrets))
+    return tuple(stages)
 
 
 class Sandbox:
@@ -64,17 +68,22 @@ class Sandbox:
         backend: Backend | None = None,
         audit: AuditSink | None = None,
         stages: Sequence[Stage] | None = None,
+        secrets: SecretGuard | None = None,
     ) -> None:
         if (storage is None) == (backend is None):
             raise TypeError("Sandbox needs exactly one of storage= or backend=")
         self.policy = policy
+        if secrets is None and policy.secrets.enabled:
+            secrets = SecretGuard(policy.secrets)
+        self.secrets = secrets
         self.backend: Backend = backend or Store(
             storage,  # type: ignore[arg-type]  # not None: checked above
             max_view_chars=policy.limits.max_view_chars,
             max_image_bytes=policy.limits.max_image_bytes,
+            secrets=secrets,
         )
         self.audit: AuditSink = audit or NullAuditSink()
-        self.stages: tuple[Stage, ...] = tuple(stages) if stages is not None else default_stages(policy)
+        self.stages: tuple[Stage, ...] = tuple(stages) if stages is not None else default_stages(policy, secrets)
         self._path_limits = policy.path_limits
 
     def __repr__(self) -> str:
@@ -112,11 +121,15 @@ class Sandbox:
             request = stage(request)
         return request
 
+    def _scrubbed(self, texts: tuple[str, ...]) -> tuple[str, ...]:
+        return texts if self.secrets is None else tuple(self.secrets.scrub(text) for text in texts)
+
     def _admit(self, untrusted_input: object, call: _Call) -> Request:
         parsed = parse_command(untrusted_input, max_string_bytes=self.policy.limits.max_string_bytes)
-        call.command, call.extra_fields = parsed.name, parsed.extra_fields
+        call.command, call.extra_fields = parsed.name, self._scrubbed(parsed.extra_fields)
         op = canonicalize_command(parsed, self._path_limits)
-        call.paths = tuple(str(path) for path in operation_paths(op))
+        # Recorded before the stages run, so a secret in a path must not ride into the record.
+        call.paths = self._scrubbed(tuple(str(path) for path in operation_paths(op)))
         request = Request(op, call.context)
         for stage in self.stages:
             request = stage(request)
@@ -189,9 +202,12 @@ class _Call:
             latency_ns=self.latency_ns,
         )
 
-    def succeed(self, content: Content) -> None:
+    def succeed(self, reply: Reply) -> None:
         self.outcome = "ok"
-        self._content, self._is_error = content, False
+        if reply.notes:
+            self.notes = (*self.notes, *reply.notes)
+            self.verdict = "redact"
+        self._content, self._is_error = reply.content, False
 
     def fail(self, exc: Exception) -> None:
         if not isinstance(exc, SandboxError):
@@ -199,14 +215,18 @@ class _Call:
             # reviewers (an exception's text may hold a host path or a secret).
             exc = InternalError(_INTERNAL_ERROR, detail=type(exc).__name__)
         denied = isinstance(exc, Denied | InvalidCommand)
+        message = exc.message
+        if self._sandbox.secrets is not None:
+            # Error texts echo model input (old_str, say): no secret may ride back in them.
+            message = self._sandbox.secrets.scrub(message)
         if exc.rule_id:
-            self.notes = (*self.notes, Note(exc.rule_id, exc.message))
+            self.notes = (*self.notes, Note(exc.rule_id, message))
         self.outcome = "denied" if denied else "error"
         if denied:
             self.verdict = "deny"
         self.error_code = exc.code
         self.error_detail = exc.detail
-        self._content, self._is_error = exc.message, True
+        self._content, self._is_error = message, True
 
     def close(self) -> Decision:
         if self.outcome == "pending":

@@ -15,15 +15,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sandbox.errors import PolicyError
+from sandbox.globs import Glob
 from sandbox.paths import PathLimits
 
 __all__ = [
     "LimitsSection",
     "PathsSection",
     "Policy",
+    "SecretPathOverride",
+    "SecretsSection",
     "load_policy",
     "profile_names",
 ]
@@ -34,6 +37,11 @@ _MIB: Final = 1024 * 1024
 
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+# TOML arrays arrive as lists: the container is lax, its items stay strict.
+Strings = Annotated[tuple[str, ...], Field(strict=False)]
+Action = Literal["redact", "reject", "allow"]
 
 
 class PathsSection(_Section):
@@ -55,6 +63,37 @@ class LimitsSection(_Section):
     max_image_bytes: Annotated[int, Field(gt=0, le=20 * _MIB)] = 5 * _MIB
 
 
+class SecretPathOverride(_Section):
+    """Secrets found in files matching ``glob`` get ``action``, whatever the rule says."""
+
+    glob: str
+    action: Action
+
+    @field_validator("glob")
+    @classmethod
+    def _glob_compiles(cls, value: str) -> str:
+        Glob(value)
+        return value
+
+
+class SecretsSection(_Section):
+    """Which secret rule packs apply, and what happens to what they find."""
+
+    enabled: bool = True
+    # Shipped pack names (policies/secrets/NAME.toml) or pack file paths.
+    packs: Strings = ("builtin",)
+    # Overrides every rule's own action (e.g. "reject" for a strict deployment).
+    action: Action | None = None
+    # Per-rule actions, by rule id; an unknown id is an error.
+    rules: Annotated[dict[str, Action], Field(strict=False)] = {}
+    # Rule ids switched off entirely; an unknown id is an error.
+    disabled: Strings = ()
+    # Per-path actions, first matching glob wins; they beat every other setting.
+    paths: Annotated[tuple[SecretPathOverride, ...], Field(strict=False)] = ()
+    # Redact secrets found in stored content when it is viewed (written before the sandbox, say).
+    scan_reads: bool = True
+
+
 class Policy(_Section):
     """A validated policy. Build with :func:`load_policy` or ``Policy.model_validate``."""
 
@@ -64,6 +103,7 @@ class Policy(_Section):
     description: str = ""
     paths: PathsSection = PathsSection()
     limits: LimitsSection = LimitsSection()
+    secrets: SecretsSection = SecretsSection()
 
     @property
     def path_limits(self) -> PathLimits:

@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from sandbox.commands import Create, Delete, Insert, Operation, Rename, StrReplace
+from sandbox.commands import Create, Delete, Insert, Operation, Rename, StrReplace, operation_paths
 from sandbox.decision import CallContext, Note
 from sandbox.errors import Denied
+from sandbox.redaction import SecretGuard
 
-__all__ = ["Request", "RootGuard", "Stage"]
+__all__ = ["Request", "RootGuard", "SecretScanner", "Stage"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,3 +63,36 @@ class RootGuard:
         if isinstance(op, Create | StrReplace | Insert) and op.path.is_root:
             raise Denied("Error: Access denied: /memories is a folder, not a file", rule_id="root.write")
         return request
+
+
+class SecretScanner:
+    """Keeps secrets out of storage: redacts or rejects them in written text, rejects them in paths.
+
+    Scans ``create.file_text``, ``str_replace.new_str`` and ``insert.insert_text``
+    (``old_str`` is only a search key and is never stored). The store scans each
+    edited file's whole new content too, so a secret assembled over several edits
+    is caught there.
+    """
+
+    def __init__(self, guard: SecretGuard) -> None:
+        self._guard = guard
+
+    def __repr__(self) -> str:
+        return f"SecretScanner({self._guard!r})"
+
+    def __call__(self, request: Request) -> Request:
+        op = request.op
+        for path in operation_paths(op):
+            self._guard.check_path(path)
+        if isinstance(op, Create):
+            text, notes = self._guard.scan_write(op.file_text, op.path)
+            op = replace(op, file_text=text)
+        elif isinstance(op, StrReplace):
+            text, notes = self._guard.scan_write(op.new_str, op.path)
+            op = replace(op, new_str=text)
+        elif isinstance(op, Insert):
+            text, notes = self._guard.scan_write(op.insert_text, op.path)
+            op = replace(op, insert_text=text)
+        else:
+            return request
+        return replace(request, op=op, notes=(*request.notes, *notes)) if notes else request

@@ -14,9 +14,11 @@ from typing import Final
 
 import anyio.to_thread
 
-from sandbox.commands import Content, Create, Delete, Insert, Operation, Rename, StrReplace, View
+from sandbox.commands import Content, Create, Delete, Insert, Operation, Rename, Reply, StrReplace, View
+from sandbox.decision import Note
 from sandbox.errors import AlreadyExists, NotADirectory, NotAFile, NotFound, OperationFailed
 from sandbox.paths import MemoryPath, is_canonical_name
+from sandbox.redaction import SecretGuard
 from sandbox.storage.base import DIR_SIZE, StorageAdapter
 from sandbox.views import (
     MAX_LINES,
@@ -41,36 +43,44 @@ _MAX_LISTED_LINES: Final = 20
 class Store:
     """Runs canonical operations on a storage adapter and renders the results."""
 
-    def __init__(self, storage: StorageAdapter, *, max_view_chars: int, max_image_bytes: int) -> None:
+    def __init__(
+        self,
+        storage: StorageAdapter,
+        *,
+        max_view_chars: int,
+        max_image_bytes: int,
+        secrets: SecretGuard | None = None,
+    ) -> None:
         self.storage = storage
         self._max_view_chars = max_view_chars
         self._max_image_bytes = max_image_bytes
+        self._secrets = secrets
 
     def __repr__(self) -> str:
         return f"Store({self.storage!r})"
 
-    def run(self, op: Operation) -> Content:
+    def run(self, op: Operation) -> Reply:
         if isinstance(op, View):
             return self._view(op)
         if isinstance(op, Create):
-            return self._create(op)
+            return Reply(self._create(op))
         if isinstance(op, StrReplace):
             return self._str_replace(op)
         if isinstance(op, Insert):
             return self._insert(op)
         if isinstance(op, Delete):
-            return self._delete(op)
-        return self._rename(op)
+            return Reply(self._delete(op))
+        return Reply(self._rename(op))
 
-    async def arun(self, op: Operation) -> Content:
+    async def arun(self, op: Operation) -> Reply:
         return await anyio.to_thread.run_sync(self.run, op)
 
-    def _view(self, op: View) -> Content:
+    def _view(self, op: View) -> Reply:
         missing = f"The path {op.path} does not exist. Please provide a valid path."
         try:
             with _reword(missing=missing):
                 if op.path.suffix in _IMAGE_TYPES and not op.path.is_root:
-                    return self._image(op.path)
+                    return Reply(self._image(op.path))
                 data = self.storage.read(op.path)
         except NotAFile as exc:
             # One call for the common case (a file); a folder is listed instead.
@@ -78,8 +88,12 @@ class Store:
             if entry is None or not entry.is_dir:
                 raise OperationFailed(exc.message) from None
             with _reword(missing=missing):
-                return self._list(op.path)
+                return Reply(self._list(op.path))
         text = _decode(data, op.path)
+        notes: tuple[Note, ...] = ()
+        if self._secrets is not None:
+            # Content stored before the sandbox (or by other tools) may hold secrets.
+            text, notes = self._secrets.scan_read(text, op.path)
         # Every line takes at least one byte: only a file that large can be over the limit.
         if len(data) > MAX_LINES and count_lines(text) > MAX_LINES:
             raise OperationFailed(f"File {op.path} exceeds maximum line limit of 999,999 lines.")
@@ -92,7 +106,7 @@ class Store:
                 f"within the range of lines of the file: [1, {total}]"
             )
         header = f"Here's the content of {op.path} with line numbers:\n"
-        return truncate_view(header + numbered(lines, first), self._max_view_chars)
+        return Reply(truncate_view(header + numbered(lines, first), self._max_view_chars), notes)
 
     def _list(self, path: MemoryPath) -> str:
         header = (
@@ -147,11 +161,12 @@ class Store:
             self.storage.create(op.path, op.file_text.encode("utf-8"))
         return f"File created successfully at: {op.path}"
 
-    def _str_replace(self, op: StrReplace) -> str:
+    def _str_replace(self, op: StrReplace) -> Reply:
         changed_line = 0
+        notes: tuple[Note, ...] = ()
 
         def edit(content: bytes) -> bytes:
-            nonlocal changed_line
+            nonlocal changed_line, notes
             text = _decode(content, op.path)
             first = text.find(op.old_str)
             if first < 0:
@@ -166,7 +181,8 @@ class Store:
                     "Please ensure it is unique"
                 )
             changed_line = text.count("\n", 0, first) + 1
-            return (text[:first] + op.new_str + text[first + len(op.old_str) :]).encode("utf-8")
+            new_text, notes = self._checked(text[:first] + op.new_str + text[first + len(op.old_str) :], op.path)
+            return new_text.encode("utf-8")
 
         with _reword(missing=f"The path {op.path} does not exist. Please provide a valid path."):
             new_text = self.storage.modify(op.path, edit).decode("utf-8")
@@ -174,12 +190,16 @@ class Store:
         first = max(1, changed_line - _SNIPPET_CONTEXT)
         last = min(len(lines), changed_line + op.new_str.count("\n") + _SNIPPET_CONTEXT)
         snippet = truncate_view(numbered(lines[first - 1 : last], first), self._max_view_chars)
-        return (
-            "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n" + snippet
+        return Reply(
+            "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n" + snippet,
+            notes,
         )
 
-    def _insert(self, op: Insert) -> str:
+    def _insert(self, op: Insert) -> Reply:
+        notes: tuple[Note, ...] = ()
+
         def edit(content: bytes) -> bytes:
+            nonlocal notes
             lines = split_lines(_decode(content, op.path))
             if not 0 <= op.insert_line <= len(lines):
                 raise OperationFailed(
@@ -187,11 +207,19 @@ class Store:
                     f"of lines of the file: [0, {len(lines)}]"
                 )
             lines.insert(op.insert_line, op.insert_text.rstrip("\n"))
-            return ("\n".join(lines) + "\n").encode("utf-8")
+            new_text, notes = self._checked("\n".join(lines) + "\n", op.path)
+            return new_text.encode("utf-8")
 
         with _reword(missing=f"The path {op.path} does not exist. Please provide a valid path."):
             self.storage.modify(op.path, edit)
-        return f"The file {op.path} has been edited."
+        return Reply(f"The file {op.path} has been edited.", notes)
+
+    def _checked(self, text: str, path: MemoryPath) -> tuple[str, tuple[Note, ...]]:
+        """An edited file's whole new content, scanned: a secret assembled over several
+        edits (``AKIA`` in one insert, the rest in the next) is caught here."""
+        if self._secrets is None:
+            return text, ()
+        return self._secrets.scan_write(text, path)
 
     def _delete(self, op: Delete) -> str:
         with _reword(missing=f"Error: The path {op.path} does not exist"):

@@ -23,6 +23,7 @@ from anthropic.types.beta import BetaCacheControlEphemeralParam
 from sandbox.decision import AuditSink, CallContext
 from sandbox.pipeline import Sandbox, ToolResult
 from sandbox.policy import Policy, load_policy
+from sandbox.redaction import SecretGuard
 from sandbox.storage.wrapped import WrappedHandler
 
 __all__ = ["AsyncSandboxedMemoryTool", "SandboxedMemoryTool"]
@@ -36,8 +37,9 @@ def _returned(result: ToolResult) -> BetaFunctionToolResultType:
 
 def _wrapped_sandbox(handler: object, policy: Policy | None, audit: AuditSink | None) -> Sandbox:
     policy = policy or load_policy("default")
-    backend = WrappedHandler(handler, max_view_chars=policy.limits.max_view_chars)
-    return Sandbox(policy=policy, backend=backend, audit=audit)
+    secrets = SecretGuard(policy.secrets) if policy.secrets.enabled else None
+    backend = WrappedHandler(handler, max_view_chars=policy.limits.max_view_chars, secrets=secrets)
+    return Sandbox(policy=policy, backend=backend, audit=audit, secrets=secrets)
 
 
 def _as_input(command: Any) -> object:

@@ -18,8 +18,10 @@ from typing import Any, Final, cast
 import anyio.to_thread
 from anthropic.lib.tools import ToolError
 
-from sandbox.commands import Content, Create, Delete, Insert, Operation, Rename, StrReplace, View
+from sandbox.commands import Create, Delete, Insert, Operation, Rename, Reply, StrReplace, View
+from sandbox.decision import Note
 from sandbox.errors import HandlerError
+from sandbox.redaction import SecretGuard
 from sandbox.views import truncate_view
 
 __all__ = ["WrappedHandler", "operation_input", "scrub_host_paths"]
@@ -66,7 +68,7 @@ def operation_input(op: Operation) -> dict[str, Any]:
 class WrappedHandler:
     """A backend that forwards canonical operations to an existing handler."""
 
-    def __init__(self, handler: object, *, max_view_chars: int) -> None:
+    def __init__(self, handler: object, *, max_view_chars: int, secrets: SecretGuard | None = None) -> None:
         function = getattr(handler, "call", handler)
         if not callable(function):
             raise TypeError("the handler must have a call(dict) method or be callable")
@@ -74,11 +76,12 @@ class WrappedHandler:
         self._function: Callable[[dict[str, Any]], object] = function
         self.is_async = inspect.iscoroutinefunction(function)
         self._max_view_chars = max_view_chars
+        self._secrets = secrets
 
     def __repr__(self) -> str:
         return f"WrappedHandler({type(self._handler).__name__})"
 
-    def run(self, op: Operation) -> Content:
+    def run(self, op: Operation) -> Reply:
         if self.is_async:
             raise TypeError("an async handler needs AsyncSandboxedMemoryTool (or Sandbox.aexecute)")
         try:
@@ -87,7 +90,7 @@ class WrappedHandler:
             raise _handler_error(exc) from None
         return self._finish(op, result)
 
-    async def arun(self, op: Operation) -> Content:
+    async def arun(self, op: Operation) -> Reply:
         try:
             if self.is_async:
                 result = await cast(Awaitable[object], self._function(operation_input(op)))
@@ -97,16 +100,22 @@ class WrappedHandler:
             raise _handler_error(exc) from None
         return self._finish(op, result)
 
-    def _finish(self, op: Operation, result: object) -> Content:
+    def _finish(self, op: Operation, result: object) -> Reply:
         if inspect.isawaitable(result):
             # A sync call() that returned a coroutine: close it so it does not warn.
             getattr(result, "close", lambda: None)()
             raise TypeError("the handler returned an awaitable from a sync call")
-        if isinstance(result, str):
-            return truncate_view(result, self._max_view_chars) if isinstance(op, View) else result
         if isinstance(result, list | tuple):
-            return [dict(block) for block in result]
-        raise TypeError(f"the handler returned {type(result).__name__}, not text or content blocks")
+            return Reply([dict(block) for block in result])
+        if not isinstance(result, str):
+            raise TypeError(f"the handler returned {type(result).__name__}, not text or content blocks")
+        if not isinstance(op, View):
+            return Reply(result)
+        notes: tuple[Note, ...] = ()
+        if self._secrets is not None:
+            # The handler's files may hold secrets written before the sandbox stood in front of it.
+            result, notes = self._secrets.scan_read(result, op.path)
+        return Reply(truncate_view(result, self._max_view_chars), notes)
 
 
 def _handler_error(exc: ToolError) -> HandlerError:

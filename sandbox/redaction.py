@@ -1,0 +1,95 @@
+"""The ``[secrets]`` policy compiled: what happens to each secret, where.
+
+:class:`SecretGuard` holds the engine built from the policy's rule packs and
+resolves each finding's action: a per-path glob override first, then a per-rule
+override, then the policy-wide action, then the rule's own. Write-side scans
+redact or reject; read-side scans redact whatever is not allowed, keeping line
+numbers; :meth:`SecretGuard.scrub` removes every secret from text bound for an
+error message or a log.
+"""
+
+from __future__ import annotations
+
+from sandbox.decision import Note
+from sandbox.errors import PolicyError, SecretRejected
+from sandbox.globs import Glob
+from sandbox.paths import MemoryPath
+from sandbox.policy import Action, SecretsSection
+from sandbox.secrets import Finding, SecretEngine, SecretRule, load_pack, redact
+
+__all__ = ["SecretGuard"]
+
+
+class SecretGuard:
+    """Secret scanning as one policy asks for it."""
+
+    def __init__(self, section: SecretsSection) -> None:
+        rules: dict[str, SecretRule] = {}
+        for pack_name in section.packs:
+            for rule in load_pack(pack_name).rules:
+                if rule.id in rules:
+                    raise PolicyError(f"secrets.packs: rule id {rule.id!r} is defined by two packs")
+                rules[rule.id] = rule
+        for key, named in (("rules", tuple(section.rules)), ("disabled", section.disabled)):
+            unknown = sorted(set(named) - set(rules))
+            if unknown:
+                # A misspelt id would silently leave a rule at its default: refuse.
+                raise PolicyError(f"secrets.{key}: unknown rule id {unknown[0]!r}")
+        active = tuple(rule for rule in rules.values() if rule.id not in section.disabled)
+        self.engine = SecretEngine(active)
+        self.scan_reads = section.scan_reads
+        self._actions: dict[str, Action] = {
+            rule.id: section.rules.get(rule.id) or section.action or rule.action for rule in active
+        }
+        self._paths = tuple((Glob(o.glob), o.action) for o in section.paths)
+
+    def __repr__(self) -> str:
+        return f"SecretGuard({len(self._actions)} rules, {len(self._paths)} path overrides)"
+
+    def action(self, rule_id: str, path: MemoryPath | None) -> Action:
+        if path is not None:
+            for glob, action in self._paths:
+                if glob.matches(path):
+                    return action
+        return self._actions[rule_id]
+
+    def scan_write(self, text: str, path: MemoryPath) -> tuple[str, tuple[Note, ...]]:
+        """Text to store: secrets redacted, or :class:`SecretRejected` if a rule rejects one."""
+        data = text.encode("utf-8")
+        findings = self.engine.find(data)
+        if not findings:
+            return text, ()
+        actions = [(finding, self.action(finding.rule_id, path)) for finding in findings]
+        for finding, action in actions:
+            if action == "reject":
+                raise SecretRejected(finding.rule_id)
+        redacted = [finding for finding, action in actions if action == "redact"]
+        notes = tuple(_note(finding, action) for finding, action in actions)
+        return (redact(data, redacted).decode("utf-8") if redacted else text), notes
+
+    def scan_read(self, text: str, path: MemoryPath) -> tuple[str, tuple[Note, ...]]:
+        """Stored text on its way to the model: every secret not allowed is redacted, lines kept."""
+        if not self.scan_reads:
+            return text, ()
+        data = text.encode("utf-8")
+        findings = [f for f in self.engine.find(data) if self.action(f.rule_id, path) != "allow"]
+        if not findings:
+            return text, ()
+        notes = tuple(Note(f"secret.{f.rule_id}", "redacted on read") for f in findings)
+        return redact(data, findings, keep_lines=True).decode("utf-8"), notes
+
+    def check_path(self, path: MemoryPath) -> None:
+        """A secret in a path cannot be redacted (it names the file): refuse the call."""
+        for finding in self.engine.find(str(path).encode("utf-8")):
+            if self.action(finding.rule_id, path) != "allow":
+                raise SecretRejected(finding.rule_id, where="the path")
+
+    def scrub(self, text: str) -> str:
+        """Text with every secret found redacted, whatever the actions: for errors and logs."""
+        data = text.encode("utf-8", "surrogatepass")
+        findings = self.engine.find(data)
+        return redact(data, findings).decode("utf-8", "surrogatepass") if findings else text
+
+
+def _note(finding: Finding, action: Action) -> Note:
+    return Note(f"secret.{finding.rule_id}", "redacted" if action == "redact" else "found, allowed by policy")
