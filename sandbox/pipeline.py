@@ -8,8 +8,9 @@ write atomically.
 
 from __future__ import annotations
 
+import itertools
+import secrets as _random
 import time
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -83,6 +84,8 @@ class Sandbox:
             secrets=secrets,
         )
         self.audit: AuditSink = audit or NullAuditSink()
+        # Decision ids: a random prefix per sandbox and a counter, unique across processes.
+        self._ids = map(f"{_random.token_hex(8)}-{{:x}}".format, itertools.count(1))
         self.stages: tuple[Stage, ...] = tuple(stages) if stages is not None else default_stages(policy, secrets)
         self._path_limits = policy.path_limits
 
@@ -121,15 +124,16 @@ class Sandbox:
             request = stage(request)
         return request
 
-    def _scrubbed(self, texts: tuple[str, ...]) -> tuple[str, ...]:
+    def scrubbed(self, texts: tuple[str, ...]) -> tuple[str, ...]:
+        """Texts with every secret redacted, for records (when the policy scans for secrets)."""
         return texts if self.secrets is None else tuple(self.secrets.scrub(text) for text in texts)
 
     def _admit(self, untrusted_input: object, call: _Call) -> Request:
         parsed = parse_command(untrusted_input, max_string_bytes=self.policy.limits.max_string_bytes)
-        call.command, call.extra_fields = parsed.name, self._scrubbed(parsed.extra_fields)
+        call.command, call.extra_fields = parsed.name, self.scrubbed(parsed.extra_fields)
         op = canonicalize_command(parsed, self._path_limits)
-        # Recorded before the stages run, so a secret in a path must not ride into the record.
-        call.paths = self._scrubbed(tuple(str(path) for path in operation_paths(op)))
+        # A path holding a secret is refused by a stage; fail() scrubs it from the record then.
+        call.paths = tuple(str(path) for path in operation_paths(op))
         request = Request(op, call.context)
         for stage in self.stages:
             request = stage(request)
@@ -138,7 +142,8 @@ class Sandbox:
             call.verdict = "redact"
         # Write-ahead: the sink records the intent before storage is touched; if it
         # raises, the call is refused like any other failure.
-        self.audit.intent(call.decision)
+        if not isinstance(self.audit, NullAuditSink):
+            self.audit.intent(call.decision)
         return request
 
 
@@ -169,7 +174,7 @@ class _Call:
         self._start = time.perf_counter_ns()
         self._content: Content = ""
         self._is_error = True
-        self.decision_id = uuid.uuid4().hex
+        self.decision_id = next(sandbox._ids)
         self.started_ns = time.time_ns()
         self.context = context or CallContext()
         self.command: str | None = None
@@ -217,8 +222,10 @@ class _Call:
         denied = isinstance(exc, Denied | InvalidCommand)
         message = exc.message
         if self._sandbox.secrets is not None:
-            # Error texts echo model input (old_str, say): no secret may ride back in them.
+            # Error texts echo model input (old_str, say), and a refused path may hold a
+            # secret: neither may ride back to the model or into the record.
             message = self._sandbox.secrets.scrub(message)
+            self.paths = self._sandbox.scrubbed(self.paths)
         if exc.rule_id:
             self.notes = (*self.notes, Note(exc.rule_id, message))
         self.outcome = "denied" if denied else "error"

@@ -52,9 +52,13 @@ class ReplaySummary:
     allowed: int = 0
     denied: Counter[str] = field(default_factory=Counter)
     failed: Counter[str] = field(default_factory=Counter)
+    redacted: Counter[str] = field(default_factory=Counter)
 
     def add(self, row: ReplayRow) -> None:
         decision = row.result.decision
+        for rule_id in decision.rule_ids:
+            if rule_id.startswith("secret.") and decision.verdict == "redact":
+                self.redacted[rule_id.removeprefix("secret.")] += 1
         if decision.outcome == "ok":
             self.allowed += 1
         elif decision.outcome == "denied":
@@ -103,6 +107,8 @@ def format_row(row: ReplayRow) -> str:
     """One table line: number, command, canonical path, decision with rule ids, first line of the result."""
     decision = row.result.decision
     verdict = {"ok": "allow", "denied": "DENY", "error": "error"}.get(decision.outcome, decision.outcome)
+    if decision.outcome == "ok" and decision.verdict == "redact":
+        verdict = "REDACT"
     if decision.rule_ids:
         verdict += f" ({', '.join(decision.rule_ids)})"
     return " | ".join(

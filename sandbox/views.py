@@ -59,7 +59,7 @@ def view_window(text: str, first: int, end: int, max_chars: int) -> list[str] | 
 
 def numbered(lines: list[str], first: int) -> str:
     """Lines prefixed with 6-wide right-aligned numbers and a tab, counting from ``first``."""
-    return "\n".join([f"{number:6d}\t{line}" for number, line in enumerate(lines, first)])
+    return "\n".join([str(number).rjust(_NUMBER_WIDTH) + "\t" + line for number, line in enumerate(lines, first)])
 
 
 def human_size(size: int) -> str:

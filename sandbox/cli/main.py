@@ -59,6 +59,9 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"  denied by {rule}: {count}")
     for code, count in sorted(summary.failed.items()):
         print(f"  failed ({code}): {count}")
+    if summary.redacted:
+        found = ", ".join(f"{rule} x{count}" for rule, count in sorted(summary.redacted.items()))
+        print(f"secrets redacted: {sum(summary.redacted.values())} ({found})")
     return 0
 
 

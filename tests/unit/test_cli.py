@@ -38,8 +38,11 @@ class TestCli:
         lines = [line for line in result.stdout.splitlines() if " | " in line]
         attacks = [line for line in lines if "raw:" in line or "root." in line or "into_itself" in line]
         assert attacks and all("DENY" in line for line in attacks)
-        assert "16 calls: 5 allowed, 11 denied" in result.stdout
+        assert "18 calls: 7 allowed, 11 denied" in result.stdout
+        assert "secrets redacted: 2 (anthropic-api-key x1, aws-access-key-id x1)" in result.stdout
         assert (tmp_path / "memory" / "project" / "notes.md").read_text().endswith("- deploy on Fridays\n")
+        stored = (tmp_path / "memory" / "project" / "credentials.md").read_text()
+        assert "sk-ant-api03" not in stored and "[REDACTED:anthropic-api-key]" in stored
 
     def test_replay_bad_lines_are_refusals(self, tmp_path: Path) -> None:
         """Malformed lines are refused by the sandbox, not crashes of the CLI."""

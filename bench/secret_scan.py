@@ -8,7 +8,10 @@ has neither secrets nor look-alikes; "typical" has secrets in 2% of documents
 includes redaction. detect-secrets (``pip install detect-secrets``) scans the
 same text from a file with its default plugins.
 
-    python bench/secrets.py [--size 1048576] [--skip-detect-secrets]
+    python bench/secret_scan.py [--size 1048576] [--skip-detect-secrets]
+
+(Not ``bench/secrets.py``: a script of that name would shadow the standard
+library's ``secrets`` module for every script run from this folder.)
 """
 
 from __future__ import annotations
@@ -21,15 +24,14 @@ import tempfile
 import time
 from pathlib import Path
 
-# Run as a script, this file's folder is first on sys.path and this file would shadow
-# the standard library's ``secrets`` module: put the repository root there instead.
-sys.path[0] = str(Path(__file__).resolve().parents[1])
+# The repository root, for tests.secrets_corpus.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sandbox import Sandbox, load_policy  # noqa: E402 - after the path set-up
-from sandbox.policy import parse_policy  # noqa: E402
-from sandbox.secrets import SecretEngine, load_pack, redact  # noqa: E402
-from sandbox.storage import InMemoryStorage  # noqa: E402
-from tests.secrets_corpus import mixed_text  # noqa: E402
+from sandbox import Sandbox, load_policy
+from sandbox.policy import parse_policy
+from sandbox.secrets import SecretEngine, load_pack, redact
+from sandbox.storage import InMemoryStorage
+from tests.secrets_corpus import mixed_text
 
 TEXTS = {"plain notes": (0.0, 0.0), "typical": (0.02, 0.10), "dense": (1.0, 1.0)}
 
