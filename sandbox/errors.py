@@ -13,6 +13,9 @@ Details for reviewers go in ``detail`` and only ever reach the audit log.
     ├── Denied               the policy refused the call
     │   ├── PathDenied       the path is not a safe name inside /memories
     │   ├── SecretRejected   the content or path holds a secret the policy rejects
+    │   ├── LimitExceeded    a size, line, depth or name limit would be passed
+    │   ├── QuotaExceeded    the scope would hold more bytes or files than its quota
+    │   ├── RateLimited      the scope made too many calls this minute
     │   └── UnsafeEntry      the store found a symlink, hard link or special file on the way
     ├── OperationFailed      the command is valid but cannot be done; message is a reference string
     │   ├── NotFound         raised by storage adapters, reworded by the store per command
@@ -35,12 +38,15 @@ __all__ = [
     "HandlerError",
     "InternalError",
     "InvalidCommand",
+    "LimitExceeded",
     "NotADirectory",
     "NotAFile",
     "NotFound",
     "OperationFailed",
     "PathDenied",
     "PolicyError",
+    "QuotaExceeded",
+    "RateLimited",
     "SandboxError",
     "SecretRejected",
     "StorageError",
@@ -119,6 +125,45 @@ class SecretRejected(Denied):
             f"Error: Access denied: {where} holds a secret (rule {rule_id}); nothing was stored",
             rule_id=f"secret.{rule_id}",
         )
+
+
+class LimitExceeded(Denied):
+    """A limit of the policy's ``[limits]`` or ``[paths]`` would be passed; the message names it."""
+
+    code = "limit_exceeded"
+
+    def __init__(self, limit: str, what: str, value: int, maximum: int, unit: str = "bytes") -> None:
+        super().__init__(
+            f"Error: Access denied: {what} would be {value:,} {unit}; the limit is {maximum:,} {unit} ({limit})",
+            rule_id=limit,
+        )
+
+
+class QuotaExceeded(Denied):
+    """The scope would hold more than its quota; nothing was written."""
+
+    code = "quota_exceeded"
+
+    def __init__(self, limit: str, value: int, maximum: int, unit: str) -> None:
+        super().__init__(
+            f"Error: Access denied: quota exceeded: this memory would hold {value:,} {unit}; "
+            f"the quota is {maximum:,} {unit} ({limit}). Delete something first.",
+            rule_id=limit,
+        )
+
+
+class RateLimited(Denied):
+    """The scope called too often; the message says when to try again."""
+
+    code = "rate_limited"
+
+    def __init__(self, per_minute: int, retry_after: float) -> None:
+        super().__init__(
+            f"Error: Access denied: rate limit of {per_minute} operations per minute reached; "
+            f"retry in {retry_after:.1f} s",
+            rule_id="quota.max_operations_per_minute",
+        )
+        self.retry_after = retry_after
 
 
 class OperationFailed(SandboxError):

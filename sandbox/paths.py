@@ -78,6 +78,8 @@ class PathLimits:
     max_path_bytes: int = 1024
     max_name_bytes: int = 255
     max_decode_rounds: int = 4
+    # Refuse Windows device names and 8.3 short names (reserved characters are always refused).
+    portable_names: bool = True
 
 
 DEFAULT_LIMITS: Final = PathLimits()
@@ -285,6 +287,8 @@ def _check_name(name: str, limits: PathLimits) -> None:
         raise PathDenied("reserved_name", f"names starting with {RESERVED_PREFIX} are reserved by the store")
     if unicodedata.category(name[0]) in _COMBINING:
         raise PathDenied("lookalike", "a name may not start with a combining mark")
+    if not limits.portable_names:
+        return
     if name.split(".", 1)[0].rstrip(" ").upper() in _DEVICE_NAMES:
         raise PathDenied("device_name", "Windows device names (CON, NUL, COM1, ...) are not accepted")
     if _SHORT_NAME.fullmatch(name):

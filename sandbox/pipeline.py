@@ -11,16 +11,17 @@ from __future__ import annotations
 import itertools
 import secrets as _random
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from sandbox.commands import Content, Operation, Reply, canonicalize_command, operation_paths, parse_command
 from sandbox.decision import AuditSink, CallContext, Decision, Note, NullAuditSink, Outcome, Verdict
 from sandbox.errors import Denied, InternalError, InvalidCommand, SandboxError
+from sandbox.paths import MemoryPath
 from sandbox.policy import Policy
 from sandbox.redaction import SecretGuard
-from sandbox.stages import Request, RootGuard, SecretScanner, Stage
+from sandbox.stages import AccessRules, PathRules, RateLimiter, Request, RootGuard, SecretScanner, SizeLimiter, Stage
 from sandbox.storage.base import StorageAdapter
 from sandbox.store import Store
 
@@ -47,8 +48,14 @@ class ToolResult:
 
 
 def default_stages(policy: Policy, secrets: SecretGuard | None) -> tuple[Stage, ...]:
-    """The stages a policy asks for, in order."""
-    stages: list[Stage] = [RootGuard()]
+    """The stages a policy asks for, in order: cheap refusals first, content scans last."""
+    stages: list[Stage] = []
+    if policy.quota.max_operations_per_minute is not None:
+        stages.append(RateLimiter(policy.quota.max_operations_per_minute))
+    stages += [RootGuard(), PathRules(policy.paths)]
+    if policy.rules or policy.default_effect == "deny":
+        stages.append(AccessRules(policy.rules, policy.default_effect))
+    stages.append(SizeLimiter(policy.limits))
     if secrets is not None:
         stages.append(SecretScanner(secrets))
     return tuple(stages)
@@ -70,17 +77,19 @@ class Sandbox:
         audit: AuditSink | None = None,
         stages: Sequence[Stage] | None = None,
         secrets: SecretGuard | None = None,
+        scope: str | None = None,
     ) -> None:
         if (storage is None) == (backend is None):
             raise TypeError("Sandbox needs exactly one of storage= or backend=")
         self.policy = policy
+        #: The scope whose storage this sandbox holds; records carry it whatever the caller says.
+        self.scope = scope
         if secrets is None and policy.secrets.enabled:
             secrets = SecretGuard(policy.secrets)
         self.secrets = secrets
         self.backend: Backend = backend or Store(
             storage,  # type: ignore[arg-type]  # not None: checked above
-            max_view_chars=policy.limits.max_view_chars,
-            max_image_bytes=policy.limits.max_image_bytes,
+            policy,
             secrets=secrets,
         )
         self.audit: AuditSink = audit or NullAuditSink()
@@ -115,6 +124,24 @@ class Sandbox:
         finally:
             decision = call.close()
         return call.result(decision)
+
+    def administer(self, command: str, path: MemoryPath, action: Callable[[], object], note: Note) -> bool:
+        """Run an administrative change (expiry, purge) on the backend, recorded like a call.
+
+        The intent record is written before ``action`` runs; returns whether it succeeded.
+        """
+        call = _Call(self, None)
+        call.command, call.paths, call.notes = command, (str(path),), (note,)
+        try:
+            if not isinstance(self.audit, NullAuditSink):
+                self.audit.intent(call.decision)
+            action()
+            call.succeed(Reply(""))
+        except Exception as exc:  # noqa: BLE001 - recorded and reported, like every call
+            call.fail(exc)
+        finally:
+            decision = call.close()
+        return decision.outcome == "ok"
 
     def check(self, untrusted_input: object, context: CallContext | None = None) -> Request:
         """Parse, canonicalise and run the stages without touching storage or the audit sink."""
@@ -177,6 +204,8 @@ class _Call:
         self.decision_id = next(sandbox._ids)
         self.started_ns = time.time_ns()
         self.context = context or CallContext()
+        if sandbox.scope is not None and self.context.scope != sandbox.scope:
+            self.context = replace(self.context, scope=sandbox.scope)
         self.command: str | None = None
         self.paths: tuple[str, ...] = ()
         self.extra_fields: tuple[str, ...] = ()

@@ -15,16 +15,22 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sandbox.errors import PolicyError
 from sandbox.globs import Glob
 from sandbox.paths import PathLimits
 
 __all__ = [
+    "COMMANDS",
+    "AccessRule",
+    "AuditSection",
     "LimitsSection",
     "PathsSection",
     "Policy",
+    "QuotaSection",
+    "RetentionRule",
+    "RetentionSection",
     "SecretPathOverride",
     "SecretsSection",
     "load_policy",
@@ -42,38 +48,118 @@ class _Section(BaseModel):
 # TOML arrays arrive as lists: the container is lax, its items stay strict.
 Strings = Annotated[tuple[str, ...], Field(strict=False)]
 Action = Literal["redact", "reject", "allow"]
+Command = Literal["view", "create", "str_replace", "insert", "delete", "rename"]
+COMMANDS: Final[tuple[Command, ...]] = ("view", "create", "str_replace", "insert", "delete", "rename")
+Positive = Annotated[int, Field(gt=0)]
+
+
+def _globs(values: tuple[str, ...]) -> tuple[str, ...]:
+    for value in values:
+        Glob(value)
+    return values
+
+
+Globs = Annotated[tuple[str, ...], Field(strict=False), AfterValidator(_globs)]
 
 
 class PathsSection(_Section):
-    """How model paths are canonicalised (see :mod:`sandbox.paths`)."""
+    """How model paths are canonicalised and which names may be written."""
 
     max_path_bytes: Annotated[int, Field(gt=0, le=4096)] = 1024
     max_name_bytes: Annotated[int, Field(gt=0, le=255)] = 255
     max_decode_rounds: Annotated[int, Field(ge=1, le=8)] = 4
+    # Names below /memories, the file's own included: /memories/a/b.md has depth 2.
+    max_depth: Annotated[int, Field(ge=1, le=64)] = 16
+    # Extensions a written file may have (".md", ...); empty means any.
+    allowed_extensions: Strings = ()
+    # "refuse": no two names in a folder may differ only in case (they collide on
+    # case-insensitive file systems and in sync tools).
+    case_collisions: Literal["refuse", "allow"] = "refuse"
+    # Refuse Windows device names (CON, nul.txt) and 8.3 short names (NOTES~1.MD).
+    portable_names: bool = True
+
+    @field_validator("allowed_extensions")
+    @classmethod
+    def _extensions(cls, values: tuple[str, ...]) -> tuple[str, ...]:
+        for value in values:
+            if not value.startswith(".") or value != value.lower() or "/" in value or len(value) < 2:
+                raise ValueError(f"{value!r}: extensions are lower-case and start with a dot, like '.md'")
+        return values
 
 
 class LimitsSection(_Section):
-    """Size bounds on command input and tool output."""
+    """Size bounds on command input, stored files and tool output."""
 
     # Any string field of a command (content, old_str, ...); larger input is refused at parse.
-    max_string_bytes: Annotated[int, Field(gt=0)] = 2 * _MIB
+    max_string_bytes: Positive = 2 * _MIB
+    # The text one command adds (file_text, new_str, insert_text).
+    max_write_bytes: Positive = _MIB
+    # A file's size and line count after the command (str_replace and insert included).
+    max_file_bytes: Positive = _MIB
+    max_file_lines: Positive = 50_000
     # The documented view truncation: longer output is cut with a hint to use view_range.
     max_view_chars: Annotated[int, Field(ge=1000)] = 16_000
     # Images (.png, .jpg, .jpeg) are returned as image blocks up to this size.
     max_image_bytes: Annotated[int, Field(gt=0, le=20 * _MIB)] = 5 * _MIB
 
 
+class QuotaSection(_Section):
+    """What one scope (user, team, agent) may hold and how fast it may call."""
+
+    max_bytes: Positive | None = 10 * _MIB
+    max_files: Positive | None = 1000
+    # Token bucket per scope: this many calls a minute, in bursts of up to as many.
+    max_operations_per_minute: Positive | None = None
+
+
+class AccessRule(_Section):
+    """Allow or deny commands on paths matching globs. Deny wins over allow."""
+
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")]
+    effect: Literal["allow", "deny"]
+    commands: Annotated[tuple[Command, ...], Field(strict=False, min_length=1)] = COMMANDS
+    paths: Annotated[Globs, Field(min_length=1)]
+    reason: str = ""
+
+
+class AuditSection(_Section):
+    """Where decisions are recorded and how durably."""
+
+    # "beside-store": audit.jsonl next to the store; "none": no log; else a file path.
+    sink: str = "beside-store"
+    # fsync the intent record of writes (default), only flush, or fsync every record.
+    durability: Literal["fsync", "flush", "fsync-all"] = "fsync"
+    # Which identifiers the application gives are written to records.
+    log_principal: bool = True
+    log_session: bool = True
+    log_tool_use: bool = True
+    # A signed checkpoint every this many records (and at rotation and shutdown).
+    checkpoint_every: Positive = 1000
+    # Rotate the log file when it grows past this size.
+    rotate_bytes: Positive = 64 * _MIB
+
+
+class RetentionRule(_Section):
+    """Files matching ``glob`` expire ``ttl_days`` after their last change."""
+
+    glob: Annotated[str, AfterValidator(lambda value: _globs((value,))[0])]
+    ttl_days: Positive
+
+
+class RetentionSection(_Section):
+    """When files expire (``memory-sandbox expire``); the first matching rule wins."""
+
+    ttl_days: Positive | None = None
+    rules: Annotated[tuple[RetentionRule, ...], Field(strict=False)] = ()
+    # Files matching these globs never expire.
+    pinned: Globs = ()
+
+
 class SecretPathOverride(_Section):
     """Secrets found in files matching ``glob`` get ``action``, whatever the rule says."""
 
-    glob: str
+    glob: Annotated[str, AfterValidator(lambda value: _globs((value,))[0])]
     action: Action
-
-    @field_validator("glob")
-    @classmethod
-    def _glob_compiles(cls, value: str) -> str:
-        Glob(value)
-        return value
 
 
 class SecretsSection(_Section):
@@ -101,9 +187,23 @@ class Policy(_Section):
     id: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
     revision: Annotated[int, Field(ge=1)]
     description: str = ""
+    # What happens to a call no [[rules]] entry allows or denies.
+    default_effect: Literal["allow", "deny"] = "allow"
     paths: PathsSection = PathsSection()
     limits: LimitsSection = LimitsSection()
+    quota: QuotaSection = QuotaSection()
+    rules: Annotated[tuple[AccessRule, ...], Field(strict=False)] = ()
     secrets: SecretsSection = SecretsSection()
+    audit: AuditSection = AuditSection()
+    retention: RetentionSection = RetentionSection()
+
+    @field_validator("rules")
+    @classmethod
+    def _unique_rule_ids(cls, rules: tuple[AccessRule, ...]) -> tuple[AccessRule, ...]:
+        ids = [rule.id for rule in rules]
+        if len(ids) != len(set(ids)):
+            raise ValueError("rule ids must be unique")
+        return rules
 
     @property
     def path_limits(self) -> PathLimits:
@@ -111,6 +211,7 @@ class Policy(_Section):
             max_path_bytes=self.paths.max_path_bytes,
             max_name_bytes=self.paths.max_name_bytes,
             max_decode_rounds=self.paths.max_decode_rounds,
+            portable_names=self.paths.portable_names,
         )
 
 

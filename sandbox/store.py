@@ -16,10 +16,11 @@ import anyio.to_thread
 
 from sandbox.commands import Content, Create, Delete, Insert, Operation, Rename, Reply, StrReplace, View
 from sandbox.decision import Note
-from sandbox.errors import AlreadyExists, NotADirectory, NotAFile, NotFound, OperationFailed
+from sandbox.errors import AlreadyExists, Denied, LimitExceeded, NotADirectory, NotAFile, NotFound, OperationFailed
 from sandbox.paths import MemoryPath, is_canonical_name
+from sandbox.policy import Policy
 from sandbox.redaction import SecretGuard
-from sandbox.storage.base import DIR_SIZE, StorageAdapter
+from sandbox.storage.base import DIR_SIZE, Quota, StorageAdapter
 from sandbox.views import (
     MAX_LINES,
     count_lines,
@@ -43,17 +44,14 @@ _MAX_LISTED_LINES: Final = 20
 class Store:
     """Runs canonical operations on a storage adapter and renders the results."""
 
-    def __init__(
-        self,
-        storage: StorageAdapter,
-        *,
-        max_view_chars: int,
-        max_image_bytes: int,
-        secrets: SecretGuard | None = None,
-    ) -> None:
+    def __init__(self, storage: StorageAdapter, policy: Policy, *, secrets: SecretGuard | None = None) -> None:
         self.storage = storage
-        self._max_view_chars = max_view_chars
-        self._max_image_bytes = max_image_bytes
+        self._max_view_chars = policy.limits.max_view_chars
+        self._max_image_bytes = policy.limits.max_image_bytes
+        self._max_file_bytes = policy.limits.max_file_bytes
+        self._max_file_lines = policy.limits.max_file_lines
+        self._refuse_case_twins = policy.paths.case_collisions == "refuse"
+        self._quota = Quota(policy.quota.max_bytes, policy.quota.max_files)
         self._secrets = secrets
 
     def __repr__(self) -> str:
@@ -157,9 +155,26 @@ class Store:
         return [{"type": "image", "source": {"type": "base64", "media_type": media_type, "data": encoded}}]
 
     def _create(self, op: Create) -> str:
+        self._check_case_twin(op.path)
         with _reword(exists=f"Error: File {op.path} already exists"):
-            self.storage.create(op.path, op.file_text.encode("utf-8"))
+            self.storage.create(op.path, op.file_text.encode("utf-8"), self._quota)
         return f"File created successfully at: {op.path}"
+
+    def _check_case_twin(self, path: MemoryPath) -> None:
+        """Refuse a name that differs only in case from one already in its folder."""
+        if not self._refuse_case_twins or path.is_root:
+            return
+        try:
+            names = self.storage.names(path.parent)
+        except (NotFound, NotADirectory):
+            return  # the folder is made by the write, or the write fails on its own
+        folded = path.name.casefold()
+        for name in names:
+            if name != path.name and name.casefold() == folded:
+                raise Denied(
+                    f"Error: Access denied: {path} differs only in case from {path.parent}/{name}",
+                    rule_id="paths.case_collisions",
+                )
 
     def _str_replace(self, op: StrReplace) -> Reply:
         changed_line = 0
@@ -185,7 +200,7 @@ class Store:
             return new_text.encode("utf-8")
 
         with _reword(missing=f"The path {op.path} does not exist. Please provide a valid path."):
-            new_text = self.storage.modify(op.path, edit).decode("utf-8")
+            new_text = self.storage.modify(op.path, edit, self._quota).decode("utf-8")
         lines = split_lines(new_text)
         first = max(1, changed_line - _SNIPPET_CONTEXT)
         last = min(len(lines), changed_line + op.new_str.count("\n") + _SNIPPET_CONTEXT)
@@ -211,15 +226,23 @@ class Store:
             return new_text.encode("utf-8")
 
         with _reword(missing=f"The path {op.path} does not exist. Please provide a valid path."):
-            self.storage.modify(op.path, edit)
+            self.storage.modify(op.path, edit, self._quota)
         return Reply(f"The file {op.path} has been edited.", notes)
 
     def _checked(self, text: str, path: MemoryPath) -> tuple[str, tuple[Note, ...]]:
-        """An edited file's whole new content, scanned: a secret assembled over several
-        edits (``AKIA`` in one insert, the rest in the next) is caught here."""
-        if self._secrets is None:
-            return text, ()
-        return self._secrets.scan_write(text, path)
+        """An edited file's whole new content, checked against the file limits and scanned:
+        a secret assembled over several edits (``AKIA`` in one, the rest in the next) is caught here."""
+        lines = count_lines(text)
+        if lines > self._max_file_lines:
+            raise LimitExceeded("limits.max_file_lines", str(path), lines, self._max_file_lines, "lines")
+        if self._secrets is not None:
+            text, notes = self._secrets.scan_write(text, path)
+        else:
+            notes = ()
+        size = len(text.encode("utf-8"))
+        if size > self._max_file_bytes:
+            raise LimitExceeded("limits.max_file_bytes", str(path), size, self._max_file_bytes)
+        return text, notes
 
     def _delete(self, op: Delete) -> str:
         with _reword(missing=f"Error: The path {op.path} does not exist"):
@@ -227,6 +250,7 @@ class Store:
         return f"Successfully deleted {op.path}"
 
     def _rename(self, op: Rename) -> str:
+        self._check_case_twin(op.new_path)
         with _reword(
             missing=f"Error: The path {op.old_path} does not exist",
             exists=f"Error: The destination {op.new_path} already exists",

@@ -16,9 +16,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Final, Protocol, runtime_checkable
 
+from sandbox.errors import QuotaExceeded
 from sandbox.paths import MemoryPath
 
-__all__ = ["DIR_SIZE", "Edit", "Entry", "StorageAdapter", "Usage"]
+__all__ = ["DIR_SIZE", "Edit", "Entry", "Quota", "StorageAdapter", "Usage"]
 
 #: The size a folder reports in listings, as ``du`` shows an ext4 folder
 #: ("4.0K"). A constant keeps listings identical across adapters.
@@ -31,11 +32,12 @@ Edit = Callable[[bytes], bytes]
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One listed item: its name inside its folder, kind and size in bytes."""
+    """One listed item: its name inside its folder, kind, size in bytes, last change (Unix time)."""
 
     name: str
     is_dir: bool
     size: int
+    modified: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,22 @@ class Usage:
 
     bytes: int
     files: int
+
+
+@dataclass(frozen=True, slots=True)
+class Quota:
+    """The most a store may hold. Adapters check it inside the write's own critical section,
+    against their usage at that instant, so concurrent writers cannot overshoot it together."""
+
+    max_bytes: int | None = None
+    max_files: int | None = None
+
+    def check(self, usage: Usage, add_bytes: int, add_files: int) -> None:
+        """Raise :class:`QuotaExceeded` if growing by this much would pass a limit."""
+        if self.max_bytes is not None and add_bytes > 0 and usage.bytes + add_bytes > self.max_bytes:
+            raise QuotaExceeded("quota.max_bytes", usage.bytes + add_bytes, self.max_bytes, "bytes")
+        if self.max_files is not None and add_files > 0 and usage.files + add_files > self.max_files:
+            raise QuotaExceeded("quota.max_files", usage.files + add_files, self.max_files, "files")
 
 
 @runtime_checkable
@@ -61,15 +79,19 @@ class StorageAdapter(Protocol):
         """
         ...
 
+    def names(self, path: MemoryPath) -> list[str]:
+        """The names in a folder, unsorted, without the store's own files; cheaper than :meth:`scan`."""
+        ...
+
     def read(self, path: MemoryPath) -> bytes:
         """The content of a regular file."""
         ...
 
-    def create(self, path: MemoryPath, data: bytes) -> None:
+    def create(self, path: MemoryPath, data: bytes, quota: Quota | None = None) -> None:
         """Write a new file, creating missing folders; never overwrite (AlreadyExists)."""
         ...
 
-    def modify(self, path: MemoryPath, edit: Edit) -> bytes:
+    def modify(self, path: MemoryPath, edit: Edit, quota: Quota | None = None) -> bytes:
         """Replace a file's content by ``edit(content)`` atomically; return the new content.
 
         Concurrent ``modify`` calls on one file never lose an edit.
@@ -82,4 +104,8 @@ class StorageAdapter(Protocol):
 
     def rename(self, old: MemoryPath, new: MemoryPath) -> None:
         """Move a file or folder, creating missing folders; never overwrite (AlreadyExists)."""
+        ...
+
+    def usage(self) -> Usage:
+        """Bytes and files held now, kept up to date so that reading it costs O(1)."""
         ...

@@ -55,7 +55,7 @@ from sandbox.storage._fs import (
     rename_noreplace,
     write_temp,
 )
-from sandbox.storage.base import DIR_SIZE, Edit, Entry, Usage
+from sandbox.storage.base import DIR_SIZE, Edit, Entry, Quota, Usage
 
 __all__ = ["Durability", "LocalStorage", "scope_folder_name"]
 
@@ -105,7 +105,8 @@ class LocalStorage:
         if not os.path.isdir(path):
             os.makedirs(path, mode=_DIR_MODE, exist_ok=True)
             os.chmod(path, _DIR_MODE)
-        self._label = os.path.basename(os.path.normpath(path))
+        self._path = os.path.normpath(os.path.abspath(path))
+        self._label = os.path.basename(self._path)
         self._sync_data = durability != "none"
         self._sync_folders = durability == "full"
         self._thread_lock = threading.Lock()
@@ -152,7 +153,7 @@ class LocalStorage:
         if stat.S_ISDIR(st.st_mode):
             return Entry(path.name, is_dir=True, size=DIR_SIZE)
         _check_file(st, str(path))
-        return Entry(path.name, is_dir=False, size=st.st_size)
+        return Entry(path.name, is_dir=False, size=st.st_size, modified=st.st_mtime)
 
     @contextmanager
     def scan(self, path: MemoryPath) -> Iterator[Iterator[Entry]]:
@@ -169,14 +170,22 @@ class LocalStorage:
             finally:
                 os.close(fd)
 
-    def create(self, path: MemoryPath, data: bytes) -> None:
+    def names(self, path: MemoryPath) -> list[str]:
+        with _Mapped(str(path)), self._folder(path) as folder:
+            return [name for name in os.listdir(folder) if not name.startswith(RESERVED_PREFIX)]
+
+    def create(self, path: MemoryPath, data: bytes, quota: Quota | None = None) -> None:
         if path.is_root:
             raise AlreadyExists(path)
-        with self._writing() as tally, _Mapped(str(path)), self._folder(path.parent, create=True) as folder:
-            self._place(folder, data, path.name, replace=False)
+        with self._writing() as tally:
+            if quota is not None:
+                # Under the store's lock: no other writer, in any process, moves usage meanwhile.
+                quota.check(tally.usage, len(data), 1)
+            with _Mapped(str(path)), self._folder(path.parent, create=True) as folder:
+                self._place(folder, data, path.name, replace=False)
             tally.add(len(data), 1)
 
-    def modify(self, path: MemoryPath, edit: Edit) -> bytes:
+    def modify(self, path: MemoryPath, edit: Edit, quota: Quota | None = None) -> bytes:
         if path.is_root:
             raise NotAFile(path)
         with self._writing() as tally, _Mapped(str(path)), self._folder(path.parent) as folder:
@@ -186,6 +195,8 @@ class LocalStorage:
             finally:
                 os.close(fd)
             new = bytes(edit(content))
+            if quota is not None:
+                quota.check(tally.usage, len(new) - len(content), 0)
             self._place(folder, new, path.name, replace=True)
             tally.add(len(new) - len(content), 0)
             return new
@@ -219,6 +230,20 @@ class LocalStorage:
                 fsync_dir(target, sync=self._sync_folders)
                 if target != source:
                     fsync_dir(source, sync=self._sync_folders)
+
+    def erase(self) -> None:
+        """Remove the store's whole folder, its own state files included, and close the store.
+
+        For erasure requests (``memory-sandbox purge``); nothing is followed out of the tree.
+        """
+        with self._writing():
+            parent = os.open(os.path.dirname(self._path) or ".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            try:
+                remove_tree(parent, os.path.basename(self._path))
+                fsync_dir(parent, sync=self._sync_folders)
+            finally:
+                os.close(parent)
+        self.close()
 
     def usage(self) -> Usage:
         """Bytes and files stored now, as every process sharing the store sees them."""
@@ -444,7 +469,7 @@ def _entries(folder: int) -> Iterator[Entry]:
             except FileNotFoundError:
                 continue  # removed since the folder was read
             if st.st_nlink == 1:
-                yield Entry(item.name, is_dir=False, size=st.st_size)
+                yield Entry(item.name, is_dir=False, size=st.st_size, modified=st.st_mtime)
 
 
 def _tree_usage(parent: int, name: str) -> tuple[int, int]:

@@ -7,18 +7,27 @@ compare them), so it favours plainness over speed.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TypeAlias
 
 from sandbox.errors import AlreadyExists, NotADirectory, NotAFile, NotFound
 from sandbox.paths import MemoryPath
-from sandbox.storage.base import DIR_SIZE, Edit, Entry
+from sandbox.storage.base import DIR_SIZE, Edit, Entry, Quota, Usage
 
 __all__ = ["InMemoryStorage"]
 
+
+@dataclass(slots=True)
+class _File:
+    data: bytes
+    modified: float
+
+
 _Folder: TypeAlias = dict[str, "_Node"]
-_Node: TypeAlias = "_Folder | bytes"
+_Node: TypeAlias = "_Folder | _File"
 
 
 class InMemoryStorage:
@@ -27,6 +36,7 @@ class InMemoryStorage:
     def __init__(self) -> None:
         self._root: _Folder = {}
         self._lock = threading.RLock()
+        self._usage = Usage(0, 0)
 
     def __repr__(self) -> str:
         return "InMemoryStorage()"
@@ -45,34 +55,42 @@ class InMemoryStorage:
             entries = [_entry(name, folder[name]) for name in sorted(folder)]
         yield iter(entries)
 
+    def names(self, path: MemoryPath) -> list[str]:
+        with self._lock:
+            return list(self._folder(path))
+
     def read(self, path: MemoryPath) -> bytes:
         with self._lock:
-            node = self._find(path)
-            if node is None:
-                raise NotFound(path)
-            if isinstance(node, dict):
-                raise NotAFile(path)
-            return node
+            return self._file(path).data
 
-    def create(self, path: MemoryPath, data: bytes) -> None:
+    def create(self, path: MemoryPath, data: bytes, quota: Quota | None = None) -> None:
         with self._lock:
-            parent = self._make_folders(path.parent)
-            if path.is_root or path.name in parent:
+            if path.is_root or self._find(path) is not None:
                 raise AlreadyExists(path)
-            parent[path.name] = bytes(data)
+            if quota is not None:
+                quota.check(self._usage, len(data), 1)
+            parent = self._make_folders(path.parent)
+            parent[path.name] = _File(bytes(data), time.time())
+            self._grow(len(data), 1)
 
-    def modify(self, path: MemoryPath, edit: Edit) -> bytes:
+    def modify(self, path: MemoryPath, edit: Edit, quota: Quota | None = None) -> bytes:
         with self._lock:
-            content = self.read(path)
-            new = bytes(edit(content))
-            self._folder(path.parent)[path.name] = new
+            node = self._file(path)
+            new = bytes(edit(node.data))
+            if quota is not None:
+                quota.check(self._usage, len(new) - len(node.data), 0)
+            self._grow(len(new) - len(node.data), 0)
+            node.data, node.modified = new, time.time()
             return new
 
     def delete(self, path: MemoryPath) -> None:
         with self._lock:
-            if path.is_root or self._find(path) is None:
+            node = None if path.is_root else self._find(path)
+            if node is None:
                 raise NotFound(path)
+            size, files = _tree_usage(node)
             del self._folder(path.parent)[path.name]
+            self._grow(-size, -files)
 
     def rename(self, old: MemoryPath, new: MemoryPath) -> None:
         with self._lock:
@@ -82,11 +100,18 @@ class InMemoryStorage:
             if new.is_relative_to(old):
                 # A folder moved into itself would vanish from the tree.
                 raise AlreadyExists(new)
-            target = self._make_folders(new.parent)
-            if new.is_root or new.name in target:
+            if new.is_root or self._find(new) is not None:
                 raise AlreadyExists(new)
+            target = self._make_folders(new.parent)
             target[new.name] = node
             del self._folder(old.parent)[old.name]
+
+    def usage(self) -> Usage:
+        with self._lock:
+            return self._usage
+
+    def _grow(self, size: int, files: int) -> None:
+        self._usage = Usage(self._usage.bytes + size, self._usage.files + files)
 
     def _find(self, path: MemoryPath) -> _Node | None:
         node: _Node = self._root
@@ -94,6 +119,14 @@ class InMemoryStorage:
             if not isinstance(node, dict) or name not in node:
                 return None
             node = node[name]
+        return node
+
+    def _file(self, path: MemoryPath) -> _File:
+        node = self._find(path)
+        if node is None:
+            raise NotFound(path)
+        if isinstance(node, dict):
+            raise NotAFile(path)
         return node
 
     def _folder(self, path: MemoryPath) -> _Folder:
@@ -117,4 +150,11 @@ class InMemoryStorage:
 def _entry(name: str, node: _Node) -> Entry:
     if isinstance(node, dict):
         return Entry(name, is_dir=True, size=DIR_SIZE)
-    return Entry(name, is_dir=False, size=len(node))
+    return Entry(name, is_dir=False, size=len(node.data), modified=node.modified)
+
+
+def _tree_usage(node: _Node) -> tuple[int, int]:
+    if isinstance(node, _File):
+        return len(node.data), 1
+    totals = [_tree_usage(child) for child in node.values()]
+    return sum(t[0] for t in totals), sum(t[1] for t in totals)

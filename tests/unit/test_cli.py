@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from sandbox import __version__
+from sandbox.policy import load_policy
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -69,3 +71,119 @@ class TestCli:
         session.write_text("{}\n")
         result = run("replay", str(session), "--store", url, cwd=tmp_path)
         assert result.returncode != 0 and "unsupported store URL" in result.stderr
+
+
+POLICIES = Path(__file__).resolve().parents[2] / "policies"
+
+
+class TestPolicyCli:
+    def test_lint_shipped_and_broken(self, tmp_path: Path) -> None:
+        """lint passes the shipped profiles and fails a broken file with file, key and reason."""
+        broken = tmp_path / "broken.toml"
+        broken.write_text(
+            'schema_version = 1\nid = "b"\nrevision = 1\n[quota]\nmax_bytes = 0\n[secrets]\nrules = {nope = "allow"}\n'
+        )
+        ok = run(
+            "policy", "lint", *(str(POLICIES / f"{name}.toml") for name in ("default", "strict", "permissive-dev"))
+        )
+        assert ok.returncode == 0 and ok.stdout.count(": ok") == 3
+        bad = run("policy", "lint", str(broken))
+        assert bad.returncode == 1 and "broken.toml: quota.max_bytes: value must be > 0" in bad.stderr
+
+    def test_lint_unknown_rule_id(self, tmp_path: Path) -> None:
+        """A valid file naming an unknown secret rule fails lint."""
+        typo = tmp_path / "typo.toml"
+        typo.write_text('schema_version = 1\nid = "b"\nrevision = 1\n[secrets]\nrules = {github-patt = "allow"}\n')
+        result = run("policy", "lint", str(typo))
+        assert result.returncode == 1 and "unknown rule id 'github-patt'" in result.stderr
+
+    def test_show_round_trips(self, tmp_path: Path) -> None:
+        """show prints the resolved policy as TOML that loads back to the same policy."""
+        result = run("policy", "show", "strict")
+        assert (
+            result.returncode == 0 and "[quota]" in result.stdout and "max_operations_per_minute = 120" in result.stdout
+        )
+        copy = tmp_path / "strict.toml"
+        copy.write_text(result.stdout)
+        assert load_policy(copy) == load_policy("strict")
+
+    def test_explain(self) -> None:
+        """explain prints each stage's verdict and the decision, touching no storage."""
+        command = '{"command": "create", "path": "/memories/tools/run.exe", "file_text": "x"}'
+        result = run("policy", "explain", "--policy", "strict", command)
+        assert result.returncode == 0
+        assert "PathRules      deny [paths.allowed_extensions]" in result.stdout
+        assert "AccessRules    deny [no-executables]" in result.stdout
+        assert result.stdout.strip().endswith("decision: deny [paths.allowed_extensions] (policy strict r1)")
+
+    def test_explain_env_names_policy(self, tmp_path: Path) -> None:
+        """MEMORY_SANDBOX_POLICY names the policy when --policy is not given."""
+        script = shutil.which("memory-sandbox") or str(Path(sys.executable).parent / "memory-sandbox")
+        env = {**os.environ, "MEMORY_SANDBOX_POLICY": "strict"}
+        result = subprocess.run(  # noqa: S603 - fixed argv
+            [script, "policy", "explain", '{"command": "view", "path": "/memories"}'],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+            timeout=60,
+        )
+        assert "(policy strict r1)" in result.stdout
+
+    def test_shipped_policy_tests_pass(self) -> None:
+        """Every shipped profile's policy tests pass."""
+        files = sorted(str(p) for p in (POLICIES / "tests").glob("*.toml"))
+        assert len(files) == 3
+        result = run("policy", "test", *files)
+        assert result.returncode == 0, result.stdout
+        assert " 0 failed" in result.stdout
+
+    def test_failing_case_fails(self, tmp_path: Path) -> None:
+        """A case whose expectation does not hold makes policy test exit 1."""
+        cases = tmp_path / "t.toml"
+        cases.write_text(
+            'policy = "default"\n[[cases]]\nname = "wrong"\ninput = { command = "view", path = "/etc" }\nexpect = "allow"\n'
+        )
+        result = run("policy", "test", str(cases))
+        assert (
+            result.returncode == 1
+            and "FAIL: t.toml: wrong: expected allow, got deny (path.outside_root)" in result.stdout
+        )
+
+
+class TestRetentionCli:
+    def test_expire_and_purge(self, tmp_path: Path) -> None:
+        """expire deletes what is past its TTL; purge --yes erases a scope's folder."""
+        policy = tmp_path / "p.toml"
+        policy.write_text('schema_version = 1\nid = "p"\nrevision = 1\n[retention]\nttl_days = 1\n')
+        session = tmp_path / "s.jsonl"
+        session.write_text(
+            '{"input": {"command": "create", "path": "/memories/a.md", "file_text": "x"}, "scope": "alice"}\n'
+            '{"input": {"command": "create", "path": "/memories/b.md", "file_text": "y"}, "scope": "bob"}\n'
+        )
+        store = f"file://{tmp_path}/base"
+        assert run("replay", str(session), "--store", store, "--policy", str(policy)).returncode == 0
+        assert (tmp_path / "base" / "alice" / "a.md").exists() and (tmp_path / "base" / "bob" / "b.md").exists()
+        later = "2099-01-01T00:00:00"
+        result = run("expire", "--store", store, "--scope", "alice", "--policy", str(policy), "--now", later)
+        assert result.returncode == 0 and "expired /memories/a.md" in result.stdout
+        assert not (tmp_path / "base" / "alice" / "a.md").exists() and (tmp_path / "base" / "bob" / "b.md").exists()
+        purged = run("purge", "--store", store, "--scope", "bob", "--yes")
+        assert purged.returncode == 0 and "purged scope 'bob'" in purged.stdout
+        assert not (tmp_path / "base" / "bob").exists() and (tmp_path / "base" / "alice").exists()
+
+    def test_purge_asks_first(self, tmp_path: Path) -> None:
+        """Without --yes, purge asks and erases nothing unless the scope id is typed back."""
+        script = shutil.which("memory-sandbox") or str(Path(sys.executable).parent / "memory-sandbox")
+        (tmp_path / "base" / "carol").mkdir(parents=True)
+        (tmp_path / "base" / "carol" / "keep.md").write_text("k")
+        result = subprocess.run(  # noqa: S603 - fixed argv
+            [script, "purge", "--store", f"file://{tmp_path}/base", "--scope", "carol"],
+            input="no\n",
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+        assert result.returncode == 1 and "Nothing erased." in result.stdout
+        assert (tmp_path / "base" / "carol" / "keep.md").exists()

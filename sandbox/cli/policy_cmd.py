@@ -1,0 +1,84 @@
+"""``memory-sandbox policy lint|show|explain|test``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from sandbox.cli.common import add_policy_option, policy_from
+from sandbox.cli.toml_text import dumps
+from sandbox.errors import PolicyError
+from sandbox.explain import explain, final_decision, run_tests
+from sandbox.policy import load_policy
+from sandbox.redaction import SecretGuard
+
+__all__ = ["add_policy_commands"]
+
+
+def add_policy_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    policy = commands.add_parser("policy", help="check, show, explain and test policies")
+    sub = policy.add_subparsers(dest="policy_command", metavar="ACTION", required=True)
+    lint = sub.add_parser("lint", help="validate policy files (exit 1 on any error)")
+    lint.add_argument("files", nargs="+", type=Path)
+    lint.set_defaults(handler=_lint)
+    show = sub.add_parser("show", help="print a policy with every default filled in, as TOML")
+    show.add_argument("name", help="profile name or policy file")
+    show.set_defaults(handler=_show)
+    why = sub.add_parser("explain", help="what each stage would decide for one tool input (no storage)")
+    add_policy_option(why)
+    why.add_argument("input", help='the tool input as JSON, e.g. \'{"command": "view", "path": "/memories"}\'')
+    why.set_defaults(handler=_explain)
+    test = sub.add_parser("test", help="run policy test cases written in TOML")
+    test.add_argument("files", nargs="+", type=Path)
+    test.set_defaults(handler=_test)
+
+
+def _lint(args: argparse.Namespace) -> int:
+    failed = 0
+    for path in args.files:
+        try:
+            policy = load_policy(path)
+            if policy.secrets.enabled:
+                SecretGuard(policy.secrets)  # packs load and rule ids exist
+        except PolicyError as exc:
+            failed += 1
+            print(exc.message, file=sys.stderr)
+        else:
+            print(f"{path.name}: ok ({policy.id} r{policy.revision})")
+    return 1 if failed else 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    name = args.name
+    policy = load_policy(Path(name) if name.endswith(".toml") else name)
+    print(dumps(policy.model_dump(mode="json")), end="")
+    return 0
+
+
+def _explain(args: argparse.Namespace) -> int:
+    policy = policy_from(args)
+    try:
+        tool_input = json.loads(args.input)
+    except json.JSONDecodeError as exc:
+        print(f"memory-sandbox: the input is not JSON: {exc}", file=sys.stderr)
+        return 2
+    verdicts = explain(policy, tool_input)
+    width = max(len(v.stage) for v in verdicts)
+    for verdict in verdicts:
+        rule = f" [{verdict.rule_id}]" if verdict.rule_id else ""
+        message = f"  {verdict.message}" if verdict.message else ""
+        print(f"{verdict.stage:<{width}}  {verdict.verdict}{rule}{message}")
+    decision, rule = final_decision(verdicts)
+    print(f"decision: {decision}" + (f" [{rule}]" if rule else "") + f" (policy {policy.id} r{policy.revision})")
+    return 0
+
+
+def _test(args: argparse.Namespace) -> int:
+    results = [result for path in args.files for result in run_tests(path)]
+    for result in results:
+        print(f"{'PASS' if result.passed else 'FAIL'}: {result.file}: {result.name}: {result.detail}")
+    failed = sum(not result.passed for result in results)
+    print(f"{len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0

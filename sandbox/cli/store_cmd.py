@@ -1,0 +1,108 @@
+"""``memory-sandbox replay|expire|purge``: commands that act on a store."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+from pathlib import Path
+
+from sandbox.cli.common import DEFAULT_STORE, add_policy_option, open_sandbox, policy_from
+from sandbox.decision import CallContext
+from sandbox.pipeline import Sandbox
+from sandbox.replay import ReplaySummary, format_row, read_session, replay
+from sandbox.retention import expire, purge
+from sandbox.storage.local import LocalStorage
+
+__all__ = ["add_store_commands"]
+
+
+def _add_store_option(parser: argparse.ArgumentParser, scope_help: str) -> None:
+    parser.add_argument("--store", default=DEFAULT_STORE, help=f"store URL (default: {DEFAULT_STORE})")
+    parser.add_argument("--scope", default=None, help=scope_help)
+    add_policy_option(parser)
+
+
+def add_store_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    run = commands.add_parser("replay", help="replay recorded memory-tool calls through the sandbox")
+    run.add_argument("session", type=Path, help="JSON lines file, one tool_use input per line")
+    _add_store_option(run, "a scope folder under a file store (calls that name a scope use their own)")
+    run.set_defaults(handler=_replay)
+    old = commands.add_parser("expire", help="delete files past their time to live ([retention])")
+    _add_store_option(old, "only this scope's folder under a file store")
+    old.add_argument("--now", default=None, help="the time to measure ages from (ISO 8601; default: now)")
+    old.set_defaults(handler=_expire)
+    erase = commands.add_parser("purge", help="erase a scope entirely (for erasure requests)")
+    _add_store_option(erase, "the scope to erase (required)")
+    erase.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    erase.set_defaults(handler=_purge)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    policy = policy_from(args)
+    try:
+        lines = args.session.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"memory-sandbox: cannot read {args.session}: {type(exc).__name__}", file=sys.stderr)
+        return 2
+    sandboxes: dict[str | None, Sandbox] = {}
+
+    def sandbox_for(context: CallContext) -> Sandbox:
+        scope = context.scope or args.scope
+        if scope not in sandboxes:
+            sandboxes[scope] = open_sandbox(policy, args.store, scope)
+        return sandboxes[scope]
+
+    summary = ReplaySummary()
+    print(f"Replaying {args.session} (policy {policy.id} r{policy.revision}, store {args.store})")
+    for row in replay(read_session(lines), sandbox_for):
+        summary.add(row)
+        print(format_row(row))
+    print(f"\n{summary.total} calls: {summary.allowed} allowed, {sum(summary.denied.values())} denied", end="")
+    print(f", {sum(summary.failed.values())} failed" if summary.failed else "")
+    for rule, count in sorted(summary.denied.items()):
+        print(f"  denied by {rule}: {count}")
+    for code, count in sorted(summary.failed.items()):
+        print(f"  failed ({code}): {count}")
+    if summary.redacted:
+        found = ", ".join(f"{rule} x{count}" for rule, count in sorted(summary.redacted.items()))
+        print(f"secrets redacted: {sum(summary.redacted.values())} ({found})")
+    for scope, sandbox in sorted(sandboxes.items(), key=lambda item: item[0] or ""):
+        usage = getattr(sandbox.backend, "storage", None)
+        if usage is not None:
+            used, quota = usage.usage(), policy.quota
+            print(
+                f"quota{f' ({scope})' if scope else ''}: {used.bytes:,} of {quota.max_bytes or 0:,} bytes, "
+                f"{used.files} of {quota.max_files or 0} files"
+            )
+    return 0
+
+
+def _expire(args: argparse.Namespace) -> int:
+    sandbox = open_sandbox(policy_from(args), args.store, args.scope)
+    now = datetime.datetime.fromisoformat(args.now).timestamp() if args.now else None
+    report = expire(sandbox, now)
+    for path in report.deleted:
+        print(f"expired {path}")
+    for path in report.failed:
+        print(f"could not expire {path}", file=sys.stderr)
+    print(f"{report.examined} files examined, {len(report.deleted)} expired, {report.pinned} pinned")
+    return 1 if report.failed else 0
+
+
+def _purge(args: argparse.Namespace) -> int:
+    if not args.scope:
+        print("memory-sandbox: purge needs --scope (the scope to erase)", file=sys.stderr)
+        return 2
+    if not args.yes:
+        answer = input(f"Erase every memory of scope {args.scope!r} in {args.store}? Type the scope id to confirm: ")
+        if answer.strip() != args.scope:
+            print("Nothing erased.")
+            return 1
+    sandbox = open_sandbox(policy_from(args), args.store, args.scope)
+    deleted = purge(sandbox)
+    storage = getattr(sandbox.backend, "storage", None)
+    if isinstance(storage, LocalStorage):
+        storage.erase()  # the scope's folder and the store's own files with it
+    print(f"purged scope {args.scope!r}: {len(deleted)} top-level entries erased")
+    return 0

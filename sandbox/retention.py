@@ -1,0 +1,85 @@
+"""Retention: expire files past their time to live, and erase a scope on request.
+
+Both act on a sandbox's store directly (they are the operator's, not the model's)
+and record every deletion as a decision, intent before the change.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from sandbox.decision import Note
+from sandbox.errors import SandboxError
+from sandbox.globs import Glob
+from sandbox.paths import ROOT, MemoryPath, is_canonical_name
+from sandbox.pipeline import Sandbox
+from sandbox.storage.base import StorageAdapter
+from sandbox.store import Store
+
+__all__ = ["ExpiryReport", "expire", "purge"]
+
+_DAY = 86_400.0
+
+
+@dataclass
+class ExpiryReport:
+    examined: int = 0
+    pinned: int = 0
+    deleted: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+
+def _storage(sandbox: Sandbox) -> StorageAdapter:
+    if not isinstance(sandbox.backend, Store):
+        raise SandboxError("Error: retention works on the sandbox's own stores, not on a wrapped handler")
+    return sandbox.backend.storage
+
+
+def _files(storage: StorageAdapter, folder: MemoryPath) -> Iterator[tuple[MemoryPath, float]]:
+    with storage.scan(folder) as entries:
+        listed = [entry for entry in entries if is_canonical_name(entry.name)]
+    for entry in listed:
+        path = folder.child(entry.name)
+        if entry.is_dir:
+            yield from _files(storage, path)
+        else:
+            yield path, entry.modified
+
+
+def expire(sandbox: Sandbox, now: float | None = None) -> ExpiryReport:
+    """Delete every file whose time to live (``[retention]``) has passed; pinned globs are kept."""
+    section = sandbox.policy.retention
+    rules = [(Glob(rule.glob), rule.ttl_days) for rule in section.rules]
+    pinned = [Glob(glob) for glob in section.pinned]
+    storage = _storage(sandbox)
+    now = time.time() if now is None else now
+    report = ExpiryReport()
+    for path, modified in list(_files(storage, ROOT)):
+        report.examined += 1
+        if any(glob.matches(path) for glob in pinned):
+            report.pinned += 1
+            continue
+        ttl = next((days for glob, days in rules if glob.matches(path)), section.ttl_days)
+        if ttl is None or now - modified <= ttl * _DAY:
+            continue
+        note = Note("retention.ttl", f"unchanged for more than {ttl} days")
+        done = sandbox.administer("expire", path, functools.partial(storage.delete, path), note)
+        (report.deleted if done else report.failed).append(str(path))
+    return report
+
+
+def purge(sandbox: Sandbox) -> list[str]:
+    """Delete everything in the sandbox's store (an erasure request); return what was deleted."""
+    storage = _storage(sandbox)
+    with storage.scan(ROOT) as entries:
+        names = [entry.name for entry in entries if is_canonical_name(entry.name)]
+    deleted = []
+    for name in names:
+        path = ROOT.child(name)
+        note = Note("retention.purge", "erasure")
+        if sandbox.administer("purge", path, functools.partial(storage.delete, path), note):
+            deleted.append(str(path))
+    return deleted

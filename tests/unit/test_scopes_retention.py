@@ -1,0 +1,139 @@
+"""Scopes are isolated from each other; retention expires and purges, every deletion recorded."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from sandbox import Sandbox, load_policy
+from sandbox.decision import CallContext, ListAuditSink
+from sandbox.policy import parse_policy
+from sandbox.retention import expire, purge
+from sandbox.scopes import Scopes
+from sandbox.storage import InMemoryStorage, LocalStorage, Usage
+
+BASE = 'schema_version = 1\nid = "t"\nrevision = 1\n'
+DAY = 86_400
+
+
+class TestScopes:
+    def test_scope_cannot_read_list_or_touch_another(self, tmp_path: Path) -> None:
+        """Scope B can neither read, list, nor change the usage of scope A, whatever it sends."""
+        scopes = Scopes.local(tmp_path, policy=load_policy("default"))
+        alice, bob = scopes.for_scope("alice"), scopes.for_scope("bob")
+        alice.execute({"command": "create", "path": "/memories/diary.md", "file_text": "alice's secret plans"})
+        before = alice.backend.storage.usage()  # type: ignore[attr-defined]
+        attempts = [
+            {"command": "view", "path": "/memories"},
+            {"command": "view", "path": "/memories/diary.md"},
+            {"command": "view", "path": "/memories/../alice/diary.md"},
+            {"command": "view", "path": "/memories/%2e%2e/alice/diary.md"},
+            {"command": "delete", "path": "/memories/../alice"},
+            {"command": "rename", "old_path": "/memories/../alice/diary.md", "new_path": "/memories/stolen.md"},
+            {"command": "create", "path": "/memories/../alice/x.md", "file_text": "x" * 1000},
+        ]
+        outputs = [str(bob.execute(a, CallContext(scope="alice")).content) for a in attempts]
+        assert all("plans" not in out for out in outputs)
+        assert outputs[0].splitlines()[1:] == ["4.0K\t/memories"]  # bob's listing shows nothing of alice's
+        assert outputs[1] == "The path /memories/diary.md does not exist. Please provide a valid path."
+        assert alice.backend.storage.usage() == before  # type: ignore[attr-defined]
+        assert (tmp_path / "alice" / "diary.md").read_text() == "alice's secret plans"
+
+    def test_each_scope_has_its_own_quota(self) -> None:
+        """Filling one scope's quota leaves another's untouched."""
+        stores: dict[str, InMemoryStorage] = {}
+        scopes = Scopes(
+            policy=parse_policy(BASE + "[quota]\nmax_files = 1\n", source="t"),
+            storage_for=lambda scope: stores.setdefault(scope, InMemoryStorage()),
+        )
+        a, b = scopes.for_scope("a"), scopes.for_scope("b")
+        a.execute({"command": "create", "path": "/memories/1.md", "file_text": "x"})
+        assert a.execute({"command": "create", "path": "/memories/2.md", "file_text": "x"}).is_error
+        assert not b.execute({"command": "create", "path": "/memories/1.md", "file_text": "x"}).is_error
+
+    def test_records_carry_the_scope(self) -> None:
+        """A scope's sandbox stamps its scope on every record, whatever the caller claims."""
+        audit = ListAuditSink()
+        scopes = Scopes(
+            policy=load_policy("default"), storage_for=lambda _: InMemoryStorage(), audit_for=lambda _: audit
+        )
+        scopes.for_scope("alice").execute({"command": "view", "path": "/memories"}, CallContext(scope="mallory"))
+        assert audit.outcomes[0].context.scope == "alice"
+
+    def test_cache_bounded(self) -> None:
+        """At most max_open sandboxes stay open; the least recently used go first."""
+        scopes = Scopes(policy=load_policy("default"), storage_for=lambda _: InMemoryStorage(), max_open=2)
+        first = scopes.for_scope("a")
+        scopes.for_scope("b")
+        assert scopes.for_scope("a") is first
+        scopes.for_scope("c")
+        assert scopes.for_scope("a") is first and scopes.for_scope("b") is not None
+
+    @pytest.mark.parametrize("bad", ["", "x" * 200])
+    def test_bad_scope_ids(self, bad: str) -> None:
+        """Empty and over-long scope ids are refused."""
+        with pytest.raises(ValueError):
+            Scopes(policy=load_policy("default"), storage_for=lambda _: InMemoryStorage()).for_scope(bad)
+
+
+class TestRetention:
+    POLICY = BASE + (
+        "[retention]\nttl_days = 30\npinned = ['/memories/README.md']\n"
+        "[[retention.rules]]\nglob = '/memories/scratch/**'\nttl_days = 1\n"
+    )
+
+    def make(self, tmp_path: Path) -> tuple[Sandbox, ListAuditSink, Path]:
+        audit = ListAuditSink()
+        root = tmp_path / "store"
+        box = Sandbox(policy=parse_policy(self.POLICY, source="t"), storage=LocalStorage(root), audit=audit)
+        for name in ("README.md", "notes.md", "scratch/tmp.md", "scratch/deep/old.md", "fresh.md"):
+            box.execute({"command": "create", "path": f"/memories/{name}", "file_text": name})
+        return box, audit, root
+
+    def test_expire_by_ttl_rule_and_pin(self, tmp_path: Path) -> None:
+        """Files past their TTL go (the first matching rule wins), pinned ones stay, each deletion recorded."""
+        box, audit, root = self.make(tmp_path)
+        now = time.time()
+        for name, age in (("README.md", 400), ("notes.md", 40), ("scratch/tmp.md", 2), ("scratch/deep/old.md", 0.5)):
+            os.utime(root / name, (now - age * DAY, now - age * DAY))
+        report = expire(box, now)
+        assert sorted(report.deleted) == ["/memories/notes.md", "/memories/scratch/tmp.md"]
+        assert report.pinned == 1 and report.examined == 5
+        assert (
+            (root / "README.md").exists() and (root / "fresh.md").exists() and (root / "scratch/deep/old.md").exists()
+        )
+        expired = [d for d in audit.outcomes if d.command == "expire"]
+        assert [d.paths for d in expired] == [("/memories/notes.md",), ("/memories/scratch/tmp.md",)]
+        assert all(d.outcome == "ok" and d.rule_ids == ("retention.ttl",) for d in expired)
+        assert len([d for d in audit.intents if d.command == "expire"]) == 2
+
+    def test_no_ttl_keeps_everything(self) -> None:
+        """Without a TTL nothing expires."""
+        box = Sandbox(policy=load_policy("default"), storage=InMemoryStorage())
+        box.execute({"command": "create", "path": "/memories/a.md", "file_text": "x"})
+        assert expire(box, time.time() + 10_000 * DAY).deleted == []
+
+    def test_purge_erases_everything(self, tmp_path: Path) -> None:
+        """purge deletes every entry of the scope, recording each."""
+        box, audit, _ = self.make(tmp_path)
+        deleted = purge(box)
+        assert sorted(deleted) == [
+            "/memories/README.md",
+            "/memories/fresh.md",
+            "/memories/notes.md",
+            "/memories/scratch",
+        ]
+        assert box.backend.storage.usage() == Usage(0, 0)  # type: ignore[attr-defined]
+        assert {d.command for d in audit.outcomes[-4:]} == {"purge"}
+
+    def test_erase_removes_the_scope_folder(self, tmp_path: Path) -> None:
+        """LocalStorage.erase removes the whole folder, the store's own files with it."""
+        store = LocalStorage.for_scope(tmp_path, "alice")
+        Sandbox(policy=load_policy("default"), storage=store).execute(
+            {"command": "create", "path": "/memories/a.md", "file_text": "x"}
+        )
+        store.erase()
+        assert not (tmp_path / "alice").exists()
