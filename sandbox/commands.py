@@ -35,6 +35,7 @@ __all__ = [
     "canonicalize_command",
     "operation_paths",
     "parse_command",
+    "written_text",
 ]
 
 # Extra fields are remembered by name only (values may hold anything), and only so many.
@@ -164,6 +165,19 @@ class Reply:
 
     content: Content
     notes: tuple[Note, ...] = ()
+    # The written file's size before and after (bytes), for the record.
+    sizes: tuple[int, int] | None = None
+
+
+def written_text(op: Operation) -> str | None:
+    """The text an operation adds to storage (file_text, new_str, insert_text), if any."""
+    if isinstance(op, Create):
+        return op.file_text
+    if isinstance(op, StrReplace):
+        return op.new_str
+    if isinstance(op, Insert):
+        return op.insert_text
+    return None
 
 
 def operation_paths(op: Operation) -> tuple[MemoryPath, ...]:

@@ -8,6 +8,8 @@ A decision never holds file content, a secret value or a host path.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import threading
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -63,6 +65,13 @@ class Decision:
     error_code: str | None = None
     error_detail: str = ""
     latency_ns: int = 0
+    # Keyed digests (by the audit sink's key): of raw paths that differed from their
+    # canonical form, and of the text the call wrote. Never the text itself.
+    raw_path_digests: tuple[str, ...] = ()
+    content_digest: str | None = None
+    # The file's size before and after a write (bytes), when the backend reports it.
+    size_before: int | None = None
+    size_after: int | None = None
 
     @property
     def rule_ids(self) -> tuple[str, ...]:
@@ -76,6 +85,10 @@ class AuditSink(Protocol):
 
     def outcome(self, decision: Decision) -> None: ...
 
+    def keyed_digest(self, data: bytes) -> str | None:
+        """A keyed digest of ``data`` for records (raw paths, written text), or None to record none."""
+        ...
+
 
 class NullAuditSink:
     """Keeps nothing."""
@@ -87,6 +100,9 @@ class NullAuditSink:
         return None
 
     def outcome(self, decision: Decision) -> None:
+        return None
+
+    def keyed_digest(self, data: bytes) -> str | None:
         return None
 
 
@@ -105,3 +121,7 @@ class ListAuditSink:
     def outcome(self, decision: Decision) -> None:
         with self._lock:
             self.outcomes.append(decision)
+
+    def keyed_digest(self, data: bytes) -> str | None:
+        # Tests only: a fixed key, so digests are comparable across runs.
+        return hmac.new(b"list-audit-sink", data, hashlib.sha256).hexdigest()

@@ -15,7 +15,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from sandbox.commands import Content, Operation, Reply, canonicalize_command, operation_paths, parse_command
+from sandbox.audit import open_configured
+from sandbox.commands import (
+    Content,
+    Operation,
+    Reply,
+    canonicalize_command,
+    operation_paths,
+    parse_command,
+    written_text,
+)
 from sandbox.decision import AuditSink, CallContext, Decision, Note, NullAuditSink, Outcome, Verdict
 from sandbox.errors import Denied, InternalError, InvalidCommand, SandboxError
 from sandbox.paths import MemoryPath
@@ -28,6 +37,7 @@ from sandbox.store import Store
 __all__ = ["Backend", "Sandbox", "ToolResult", "default_stages"]
 
 _INTERNAL_ERROR = "Error: The memory sandbox failed internally; the call was refused."
+_UNRECORDED = "Error: The call was carried out, but its audit record could not be written."
 
 
 class Backend(Protocol):
@@ -92,7 +102,9 @@ class Sandbox:
             policy,
             secrets=secrets,
         )
-        self.audit: AuditSink = audit or NullAuditSink()
+        # With no sink given, the policy's [audit] section decides (default: a log beside the store).
+        self._owned_audit = open_configured(policy.audit, storage) if audit is None else None
+        self.audit: AuditSink = audit or self._owned_audit or NullAuditSink()
         # Decision ids: a random prefix per sandbox and a counter, unique across processes.
         self._ids = map(f"{_random.token_hex(8)}-{{:x}}".format, itertools.count(1))
         self.stages: tuple[Stage, ...] = tuple(stages) if stages is not None else default_stages(policy, secrets)
@@ -100,6 +112,17 @@ class Sandbox:
 
     def __repr__(self) -> str:
         return f"Sandbox(policy={self.policy.id!r}, backend={self.backend!r}, stages={self.stages!r})"
+
+    def close(self) -> None:
+        """Close what the sandbox opened itself (its audit log: a closing checkpoint is written)."""
+        if self._owned_audit is not None:
+            self._owned_audit.close()
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def execute(self, untrusted_input: object, context: CallContext | None = None) -> ToolResult:
         """Run one tool call; never raises for anything the model sent."""
@@ -158,15 +181,22 @@ class Sandbox:
     def _admit(self, untrusted_input: object, call: _Call) -> Request:
         parsed = parse_command(untrusted_input, max_string_bytes=self.policy.limits.max_string_bytes)
         call.command, call.extra_fields = parsed.name, self.scrubbed(parsed.extra_fields)
+        # Digests of the raw paths, kept for those that canonicalisation changes or refuses.
+        raw = {text: self.audit.keyed_digest(text.encode("utf-8", "surrogatepass")) for text in parsed.raw_paths}
+        call.raw_path_digests = tuple(digest for digest in raw.values() if digest)
         op = canonicalize_command(parsed, self._path_limits)
         # A path holding a secret is refused by a stage; fail() scrubs it from the record then.
         call.paths = tuple(str(path) for path in operation_paths(op))
+        call.raw_path_digests = tuple(digest for text, digest in raw.items() if digest and text not in call.paths)
         request = Request(op, call.context)
         for stage in self.stages:
             request = stage(request)
         call.notes = request.notes
         if request.notes:
             call.verdict = "redact"
+        text = written_text(request.op)
+        if text is not None:
+            call.content_digest = self.audit.keyed_digest(text.encode("utf-8"))
         # Write-ahead: the sink records the intent before storage is touched; if it
         # raises, the call is refused like any other failure.
         if not isinstance(self.audit, NullAuditSink):
@@ -183,6 +213,7 @@ class _Call:
         "_sandbox",
         "_start",
         "command",
+        "content_digest",
         "context",
         "decision_id",
         "error_code",
@@ -192,6 +223,8 @@ class _Call:
         "notes",
         "outcome",
         "paths",
+        "raw_path_digests",
+        "sizes",
         "started_ns",
         "verdict",
     )
@@ -215,6 +248,9 @@ class _Call:
         self.error_code: str | None = None
         self.error_detail = ""
         self.latency_ns = 0
+        self.raw_path_digests: tuple[str, ...] = ()
+        self.content_digest: str | None = None
+        self.sizes: tuple[int, int] | None = None
 
     @property
     def decision(self) -> Decision:
@@ -234,10 +270,15 @@ class _Call:
             error_code=self.error_code,
             error_detail=self.error_detail,
             latency_ns=self.latency_ns,
+            raw_path_digests=self.raw_path_digests,
+            content_digest=self.content_digest,
+            size_before=self.sizes[0] if self.sizes else None,
+            size_after=self.sizes[1] if self.sizes else None,
         )
 
     def succeed(self, reply: Reply) -> None:
         self.outcome = "ok"
+        self.sizes = reply.sizes
         if reply.notes:
             self.notes = (*self.notes, *reply.notes)
             self.verdict = "redact"
@@ -270,7 +311,14 @@ class _Call:
             self.outcome, self.error_code = "error", "interrupted"
         self.latency_ns = time.perf_counter_ns() - self._start
         decision = self.decision
-        self._sandbox.audit.outcome(decision)
+        try:
+            self._sandbox.audit.outcome(decision)
+        except SandboxError:
+            # Fail closed: a call that was carried out but whose record is lost is reported as
+            # failed (its intent record, written before storage was touched, shows the attempt).
+            # A call that already failed keeps its own error.
+            if not self._is_error:
+                self._content, self._is_error = _UNRECORDED, True
         return decision
 
     def result(self, decision: Decision) -> ToolResult:

@@ -61,7 +61,7 @@ class Store:
         if isinstance(op, View):
             return self._view(op)
         if isinstance(op, Create):
-            return Reply(self._create(op))
+            return Reply(self._create(op), sizes=(0, len(op.file_text.encode("utf-8"))))
         if isinstance(op, StrReplace):
             return self._str_replace(op)
         if isinstance(op, Insert):
@@ -179,9 +179,11 @@ class Store:
     def _str_replace(self, op: StrReplace) -> Reply:
         changed_line = 0
         notes: tuple[Note, ...] = ()
+        size_before = 0
 
         def edit(content: bytes) -> bytes:
-            nonlocal changed_line, notes
+            nonlocal changed_line, notes, size_before
+            size_before = len(content)
             text = _decode(content, op.path)
             first = text.find(op.old_str)
             if first < 0:
@@ -200,7 +202,8 @@ class Store:
             return new_text.encode("utf-8")
 
         with _reword(missing=f"The path {op.path} does not exist. Please provide a valid path."):
-            new_text = self.storage.modify(op.path, edit, self._quota).decode("utf-8")
+            new_bytes = self.storage.modify(op.path, edit, self._quota)
+        new_text = new_bytes.decode("utf-8")
         lines = split_lines(new_text)
         first = max(1, changed_line - _SNIPPET_CONTEXT)
         last = min(len(lines), changed_line + op.new_str.count("\n") + _SNIPPET_CONTEXT)
@@ -208,13 +211,16 @@ class Store:
         return Reply(
             "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n" + snippet,
             notes,
+            (size_before, len(new_bytes)),
         )
 
     def _insert(self, op: Insert) -> Reply:
         notes: tuple[Note, ...] = ()
+        size_before = 0
 
         def edit(content: bytes) -> bytes:
-            nonlocal notes
+            nonlocal notes, size_before
+            size_before = len(content)
             lines = split_lines(_decode(content, op.path))
             if not 0 <= op.insert_line <= len(lines):
                 raise OperationFailed(
@@ -226,8 +232,8 @@ class Store:
             return new_text.encode("utf-8")
 
         with _reword(missing=f"The path {op.path} does not exist. Please provide a valid path."):
-            self.storage.modify(op.path, edit, self._quota)
-        return Reply(f"The file {op.path} has been edited.", notes)
+            new_bytes = self.storage.modify(op.path, edit, self._quota)
+        return Reply(f"The file {op.path} has been edited.", notes, (size_before, len(new_bytes)))
 
     def _checked(self, text: str, path: MemoryPath) -> tuple[str, tuple[Note, ...]]:
         """An edited file's whole new content, checked against the file limits and scanned:

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from sandbox import __version__
+from sandbox.cli.audit_cmd import add_audit_commands
 from sandbox.cli.policy_cmd import add_policy_commands
 from sandbox.cli.store_cmd import add_store_commands
 from sandbox.errors import SandboxError
@@ -23,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_store_commands(commands)
     add_policy_commands(commands)
+    add_audit_commands(commands)
     return parser
 
 

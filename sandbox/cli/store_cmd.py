@@ -7,6 +7,7 @@ import datetime
 import sys
 from pathlib import Path
 
+from sandbox.audit_verify import verify
 from sandbox.cli.common import DEFAULT_STORE, add_policy_option, open_sandbox, policy_from
 from sandbox.decision import CallContext
 from sandbox.pipeline import Sandbox
@@ -68,13 +69,17 @@ def _replay(args: argparse.Namespace) -> int:
         found = ", ".join(f"{rule} x{count}" for rule, count in sorted(summary.redacted.items()))
         print(f"secrets redacted: {sum(summary.redacted.values())} ({found})")
     for scope, sandbox in sorted(sandboxes.items(), key=lambda item: item[0] or ""):
-        usage = getattr(sandbox.backend, "storage", None)
-        if usage is not None:
-            used, quota = usage.usage(), policy.quota
+        storage = getattr(sandbox.backend, "storage", None)
+        if storage is not None:
+            used, quota = storage.usage(), policy.quota
             print(
                 f"quota{f' ({scope})' if scope else ''}: {used.bytes:,} of {quota.max_bytes or 0:,} bytes, "
                 f"{used.files} of {quota.max_files or 0} files"
             )
+        sandbox.close()
+        log = getattr(sandbox.audit, "path", None)
+        if log is not None:
+            print(f"audit{f' ({scope})' if scope else ''}: {verify(log).summary()} [{log}]")
     return 0
 
 
@@ -82,6 +87,7 @@ def _expire(args: argparse.Namespace) -> int:
     sandbox = open_sandbox(policy_from(args), args.store, args.scope)
     now = datetime.datetime.fromisoformat(args.now).timestamp() if args.now else None
     report = expire(sandbox, now)
+    sandbox.close()
     for path in report.deleted:
         print(f"expired {path}")
     for path in report.failed:
@@ -101,6 +107,7 @@ def _purge(args: argparse.Namespace) -> int:
             return 1
     sandbox = open_sandbox(policy_from(args), args.store, args.scope)
     deleted = purge(sandbox)
+    sandbox.close()
     storage = getattr(sandbox.backend, "storage", None)
     if isinstance(storage, LocalStorage):
         storage.erase()  # the scope's folder and the store's own files with it

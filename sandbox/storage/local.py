@@ -127,6 +127,11 @@ class LocalStorage:
     def __repr__(self) -> str:
         return f"LocalStorage({self._label!r})"
 
+    @property
+    def root_path(self) -> str:
+        """The folder that is ``/memories`` (for the operator: logs beside it, say)."""
+        return self._path
+
     def close(self) -> None:
         """Release the store's descriptors; idempotent."""
         for attribute in ("_state_fd", "_root_fd"):

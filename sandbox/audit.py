@@ -1,0 +1,382 @@
+"""The tamper-evident audit log: one JSON object per line, each chained to the line before.
+
+``AuditLog`` is an :class:`~sandbox.decision.AuditSink`. Every line carries ``prev``,
+the SHA-256 of the exact bytes of the previous line (without its newline), and a
+``seq`` number; every ``checkpoint_every`` records, at rotation and at close, a
+checkpoint signed with the log's key is written to the log and to a separate
+witness file (``audit.jsonl.witness`` for ``audit.jsonl``), so a cut tail is found
+too. Writers in several processes keep one chain: each append holds an ``flock``
+on ``<log>.lock`` and picks up the chain from the file's last line. Rotation by
+size renames the file to ``<log>.N`` and carries the chain on in a new one.
+
+Records are rendered by a structlog pipeline built for each log (never the
+application's global structlog configuration). They hold canonical paths, rule
+ids, reasons, sizes and keyed digests, never file content, a secret or a host path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import fcntl
+import hashlib
+import json
+import os
+import threading
+import time
+import weakref
+from collections.abc import Mapping, MutableMapping
+from pathlib import Path
+from typing import Any, Final, Literal
+
+import structlog
+
+from sandbox.audit_keys import Signer, load_signer
+from sandbox.decision import Decision
+from sandbox.errors import SandboxError
+from sandbox.policy import AuditSection
+
+__all__ = ["GENESIS", "AuditError", "AuditLog", "line_hash", "open_configured", "rotated_segments"]
+
+GENESIS: Final = "0" * 64
+Durability = Literal["fsync", "flush", "fsync-all"]
+_WRITES: Final = frozenset({"create", "str_replace", "insert", "delete", "rename", "expire", "purge"})
+_TAIL_CHUNK: Final = 8192
+
+
+class AuditError(SandboxError):
+    """The audit log could not be written; the call is refused (fail closed)."""
+
+    code = "audit_error"
+    exit_code = 4
+
+
+def line_hash(line: bytes) -> str:
+    """The chain hash of one log line (its bytes without the newline)."""
+    return hashlib.sha256(line.rstrip(b"\n")).hexdigest()
+
+
+def rotated_segments(log: Path) -> list[Path]:
+    """The log's files in chain order: ``<log>.1``, ``<log>.2``, ..., then ``<log>``."""
+    numbered = []
+    for candidate in log.parent.glob(log.name + ".*"):
+        suffix = candidate.name[len(log.name) + 1 :]
+        if suffix.isdigit():
+            numbered.append((int(suffix), candidate))
+    return [path for _, path in sorted(numbered)] + ([log] if log.exists() else [])
+
+
+def _rfc3339(ns: int) -> str:
+    moment = datetime.datetime.fromtimestamp(ns / 1e9, datetime.UTC)
+    return moment.isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+class _LineWriter:
+    """The structlog "logger" at the end of the pipeline: appends a rendered line to the log file."""
+
+    def __init__(self, owner: AuditLog) -> None:
+        self._owner = owner
+
+    def msg(self, message: str) -> None:
+        self._owner._write_line(message.encode("utf-8") + b"\n")
+
+
+class AuditLog:
+    """An append-only, hash-chained, checkpointed record of decisions."""
+
+    def __init__(
+        self,
+        path: Path,
+        signer: Signer,
+        *,
+        witness: Path,
+        durability: Durability = "fsync",
+        checkpoint_every: int = 1000,
+        rotate_bytes: int = 64 * 1024 * 1024,
+        log_principal: bool = True,
+        log_session: bool = True,
+        log_tool_use: bool = True,
+    ) -> None:
+        self.path = path
+        self.witness = witness
+        self._signer = signer
+        self._durability = durability
+        self._checkpoint_every = checkpoint_every
+        self._rotate_bytes = rotate_bytes
+        self._identifiers = (log_principal, log_session, log_tool_use)
+        self._thread_lock = threading.Lock()
+        self._lock_fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        self._fd = -1
+        self._seq, self._last, self._size, self._since_checkpoint = 0, GENESIS, -1, 0
+        self._closed = False
+        self._logger = structlog.BoundLogger(
+            _LineWriter(self),
+            processors=[self._add_chain, structlog.processors.JSONRenderer(serializer=_dumps)],
+            context={},
+        )
+        with self._locked():
+            pass  # open the file and pick up the chain now, so a bad log fails at start-up
+        self._finalizer = weakref.finalize(self, AuditLog._close_quietly, weakref.ref(self))
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        key_file: str | os.PathLike[str] | None = None,
+        witness: str | os.PathLike[str] | None = None,
+        durability: Durability = "fsync",
+        checkpoint_every: int = 1000,
+        rotate_bytes: int = 64 * 1024 * 1024,
+        log_principal: bool = True,
+        log_session: bool = True,
+        log_tool_use: bool = True,
+    ) -> AuditLog:
+        """Open (or start) the log at ``path``; the key defaults to ``<path>.key`` (made if missing)."""
+        log = Path(path)
+        log.parent.mkdir(parents=True, exist_ok=True)
+        signer = load_signer(Path(key_file) if key_file else Path(f"{log}.key"))
+        return cls(
+            log,
+            signer,
+            witness=Path(witness) if witness else Path(f"{log}.witness"),
+            durability=durability,
+            checkpoint_every=checkpoint_every,
+            rotate_bytes=rotate_bytes,
+            log_principal=log_principal,
+            log_session=log_session,
+            log_tool_use=log_tool_use,
+        )
+
+    def __repr__(self) -> str:
+        return f"AuditLog({self.path.name!r}, {self._signer.kind}, durability={self._durability!r})"
+
+    def __enter__(self) -> AuditLog:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # the AuditSink protocol
+
+    def intent(self, decision: Decision) -> None:
+        sync = self._durability == "fsync-all" or (self._durability == "fsync" and decision.command in _WRITES)
+        self._append("intent", self._fields(decision, intent=True), sync=sync)
+
+    def outcome(self, decision: Decision) -> None:
+        self._append("outcome", self._fields(decision, intent=False), sync=self._durability == "fsync-all")
+
+    def keyed_digest(self, data: bytes) -> str | None:
+        return self._signer.digest(data)
+
+    def checkpoint(self) -> None:
+        """Write a signed checkpoint now (to the log and the witness file), unless the last line is one."""
+        with self._locked():
+            if self._since_checkpoint or self._seq == 0:
+                self._write_checkpoint()
+
+    def close(self) -> None:
+        """Write the closing checkpoint and release the files; idempotent."""
+        if self._closed:
+            return
+        with contextlib.suppress(AuditError):
+            self.checkpoint()
+        self._closed = True
+        for fd in (self._fd, self._lock_fd):
+            if fd >= 0:
+                os.close(fd)
+        self._fd = self._lock_fd = -1
+
+    @staticmethod
+    def _close_quietly(ref: weakref.ReferenceType[AuditLog]) -> None:
+        log = ref()
+        if log is not None:
+            log.close()
+
+    # internals
+
+    def _fields(self, decision: Decision, *, intent: bool) -> dict[str, Any]:
+        context = decision.context
+        principal, session, tool_use = self._identifiers
+        fields: dict[str, Any] = {
+            "decision_id": decision.decision_id,
+            "scope": context.scope,
+            "principal": context.principal if principal else None,
+            "session_id": context.session_id if session else None,
+            "tool_use_id": context.tool_use_id if tool_use else None,
+            "command": decision.command,
+            "paths": list(decision.paths),
+            "decision": decision.verdict,
+            "rules": list(decision.rule_ids),
+            "reasons": [note.reason for note in decision.notes],
+            "policy": {"id": decision.policy_id, "revision": decision.policy_revision},
+            "raw_path_digests": list(decision.raw_path_digests) or None,
+            "extra_fields": list(decision.extra_fields) or None,
+            "content_hmac": decision.content_digest,
+        }
+        if not intent:
+            fields |= {
+                "outcome": decision.outcome,
+                "error": decision.error_code,
+                "size_before": decision.size_before,
+                "size_after": decision.size_after,
+                "latency_us": round(decision.latency_ns / 1000),
+            }
+        fields["started"] = _rfc3339(decision.started_ns)
+        return {key: value for key, value in fields.items() if value is not None}
+
+    def _append(self, event: str, fields: dict[str, Any], *, sync: bool) -> None:
+        if self._closed:
+            raise AuditError("Error: The audit log is closed; the call was refused.")
+        with self._locked():
+            self._logger.msg(event, **fields)
+            if sync:
+                self._fsync(self._fd)
+            if self._since_checkpoint >= self._checkpoint_every:
+                self._write_checkpoint()
+            if self._size >= self._rotate_bytes:
+                self._rotate()
+
+    def _add_chain(self, logger: Any, method: str, event_dict: MutableMapping[str, Any]) -> Mapping[str, Any]:
+        # Called under the lock, right before rendering: seq first and prev last read best.
+        record = {"seq": self._seq + 1, "time": _rfc3339(time.time_ns()), "event": event_dict.pop("event")}
+        return record | dict(event_dict) | {"prev": self._last}
+
+    def _write_line(self, line: bytes) -> None:
+        try:
+            view = memoryview(line)
+            while view:
+                view = view[os.write(self._fd, view) :]
+        except OSError as exc:
+            detail = str(exc.errno)
+            raise AuditError("Error: The audit log cannot be written; the call was refused.", detail=detail) from None
+        self._seq += 1
+        self._last = line_hash(line)
+        self._size += len(line)
+        self._since_checkpoint += 1
+
+    def _write_checkpoint(self) -> None:
+        stamp = _rfc3339(time.time_ns())
+        payload = f"{self._seq + 1}|{self._last}|{stamp}".encode("ascii")
+        record = {
+            "seq": self._seq + 1,
+            "time": stamp,
+            "event": "checkpoint",
+            "key_id": self._signer.key_id,
+            "alg": self._signer.kind,
+            "sig": self._signer.sign(payload),
+            "prev": self._last,
+        }
+        line = _dumps(record).encode("utf-8") + b"\n"
+        self._write_line(line)
+        self._fsync(self._fd)
+        self._since_checkpoint = 0
+        try:
+            fd = os.open(self.witness, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                os.write(fd, line)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise AuditError("Error: The audit witness cannot be written; the call was refused.") from exc
+
+    def _rotate(self) -> None:
+        self._write_checkpoint()
+        numbers = [int(p.name.rsplit(".", 1)[1]) for p in rotated_segments(self.path) if p != self.path]
+        os.rename(self.path, f"{self.path}.{max(numbers, default=0) + 1}")
+        os.close(self._fd)
+        self._open_file()
+
+    def _open_file(self) -> None:
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
+        self._fd = os.open(self.path, flags, 0o600)
+        self._size = -1  # unknown: the tail is read again
+
+    @contextlib.contextmanager
+    def _locked(self) -> Any:
+        with self._thread_lock:
+            if self._lock_fd < 0:
+                raise AuditError("Error: The audit log is closed; the call was refused.")
+            fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+            try:
+                self._follow_file()
+                yield
+            except OSError as exc:
+                raise AuditError("Error: The audit log cannot be written; the call was refused.") from exc
+            finally:
+                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+
+    def _follow_file(self) -> None:
+        """Point at the current file and the chain's last line (another process may have written or rotated)."""
+        try:
+            current = os.stat(self.path).st_ino
+        except FileNotFoundError:
+            current = None
+        if self._fd < 0 or current != os.fstat(self._fd).st_ino:
+            if self._fd >= 0:
+                os.close(self._fd)
+            self._open_file()
+        size = os.fstat(self._fd).st_size
+        if size != self._size:
+            self._read_tail(size)
+
+    def _read_tail(self, size: int) -> None:
+        self._size = size
+        if size == 0:
+            previous = rotated_segments(self.path)[:-1]
+            if not previous:
+                self._seq, self._last = 0, GENESIS
+                return
+            last_path = previous[-1]
+        else:
+            last_path = self.path
+        with open(last_path, "rb") as log:
+            end = log.seek(0, os.SEEK_END)
+            start = max(0, end - _TAIL_CHUNK)
+            while True:
+                log.seek(start)
+                tail = log.read(end - start)
+                cut = tail.rstrip(b"\n").rfind(b"\n")
+                if cut >= 0 or start == 0:
+                    break
+                start = max(0, start - _TAIL_CHUNK)
+        line = tail[cut + 1 :]
+        try:
+            self._seq = int(json.loads(line)["seq"])
+        except (ValueError, KeyError, TypeError):
+            raise AuditError("Error: The audit log ends in a damaged record; the call was refused.") from None
+        self._last = line_hash(line)
+
+    @staticmethod
+    def _fsync(fd: int) -> None:
+        try:
+            os.fsync(fd)
+        except OSError as exc:
+            raise AuditError("Error: The audit log cannot be made durable; the call was refused.") from exc
+
+
+def _dumps(value: Any, **_: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def open_configured(section: AuditSection, storage: object) -> AuditLog | None:
+    """The log a policy's ``[audit]`` section asks for; None for "none", or "beside-store" without a folder."""
+    if section.sink == "none":
+        return None
+    if section.sink == "beside-store":
+        root = getattr(storage, "root_path", None)
+        if root is None:
+            return None
+        path = Path(f"{root}.audit.jsonl")
+    else:
+        path = Path(section.sink)
+    return AuditLog.open(
+        path,
+        durability=section.durability,
+        checkpoint_every=section.checkpoint_every,
+        rotate_bytes=section.rotate_bytes,
+        log_principal=section.log_principal,
+        log_session=section.log_session,
+        log_tool_use=section.log_tool_use,
+    )

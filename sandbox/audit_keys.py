@@ -1,0 +1,156 @@
+"""Keys of the audit log: who signs checkpoints, who can check them, and the digest key.
+
+Checkpoints are signed with Ed25519 (``cryptography``) when a key pair is used: the
+private key signs, and reviewers verify with the public key alone. A plain secret
+key signs with HMAC-SHA256 instead, and verifying then needs the same key. Keys
+live in files: ``<log>.key`` (mode 0o600, created on first use) and, for Ed25519,
+``<log>.pub`` for reviewers. Keep the private key away from anyone who could
+rewrite the log, or the signatures prove nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import hmac
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from sandbox.errors import SandboxError
+
+__all__ = ["Signer", "Verifier", "load_signer", "load_verifier"]
+
+_HMAC_PREFIX: Final = b"hmac-sha256:"
+
+
+@dataclass(frozen=True)
+class Signer:
+    """Signs checkpoints; also keys the digests of raw paths and written text."""
+
+    kind: str
+    key_id: str
+    _private: Ed25519PrivateKey | None
+    _secret: bytes
+
+    def sign(self, payload: bytes) -> str:
+        if self._private is not None:
+            return base64.b64encode(self._private.sign(payload)).decode("ascii")
+        return hmac.new(self._secret, payload, hashlib.sha256).hexdigest()
+
+    def digest(self, data: bytes) -> str:
+        """A keyed digest: equal inputs match across records, but no input can be guessed from it."""
+        return hmac.new(self._secret, data, hashlib.sha256).hexdigest()
+
+    def verifier(self) -> Verifier:
+        if self._private is not None:
+            return Verifier(self.kind, self.key_id, self._private.public_key(), b"")
+        return Verifier(self.kind, self.key_id, None, self._secret)
+
+
+@dataclass(frozen=True)
+class Verifier:
+    """Checks checkpoint signatures."""
+
+    kind: str
+    key_id: str
+    _public: Ed25519PublicKey | None
+    _secret: bytes
+
+    def verify(self, payload: bytes, signature: str) -> bool:
+        if self._public is not None:
+            try:
+                self._public.verify(base64.b64decode(signature, validate=True), payload)
+            except (InvalidSignature, ValueError):
+                return False
+            return True
+        expected = hmac.new(self._secret, payload, hashlib.sha256).hexdigest()
+        return hmac.compare_digest(expected, signature)
+
+
+def _key_id(material: bytes) -> str:
+    return hashlib.sha256(material).hexdigest()[:16]
+
+
+def _publish(path: Path, data: bytes) -> None:
+    """Create ``path`` holding ``data`` (mode 0o600) unless it exists; safe against racing processes.
+
+    The data is written to a temp file first and linked into place, so no process
+    ever reads a half-written key, and the first process to link wins.
+    """
+    temp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        with contextlib.suppress(FileExistsError):
+            os.link(temp, path)
+    finally:
+        temp.unlink()
+
+
+def load_signer(key_file: Path) -> Signer:
+    """The signer kept in ``key_file``; a new Ed25519 key pair is made there if the file is missing."""
+    if not key_file.exists():
+        fresh = Ed25519PrivateKey.generate()
+        _publish(
+            key_file,
+            fresh.private_bytes(
+                serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+            ),
+        )
+    data = _read_key(key_file)
+    if data.startswith(_HMAC_PREFIX):
+        secret = bytes.fromhex(data[len(_HMAC_PREFIX) :].strip().decode("ascii"))
+        return Signer("hmac", _key_id(secret), None, secret)
+    try:
+        loaded = serialization.load_pem_private_key(data, password=None)
+    except ValueError:
+        raise SandboxError(f"Error: {key_file.name} is not an audit key") from None
+    if not isinstance(loaded, Ed25519PrivateKey):
+        raise SandboxError(f"Error: {key_file.name} is not an Ed25519 key")
+    private = loaded
+    public_file = key_file.with_suffix(".pub")
+    if not public_file.exists():
+        pem = private.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+        _publish(public_file, pem)
+    raw = private.private_bytes(
+        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
+    )
+    public = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    # The digest key is derived, so one key file serves both purposes.
+    secret = hashlib.sha256(b"memory-sandbox audit digest key\x00" + raw).digest()
+    return Signer("ed25519", _key_id(public), private, secret)
+
+
+def load_verifier(key_file: Path) -> Verifier:
+    """A verifier from a public key file (``<log>.pub``), a private key file, or an HMAC key file."""
+    data = _read_key(key_file)
+    if data.startswith(_HMAC_PREFIX) or b"PRIVATE KEY" in data:
+        return load_signer(key_file).verifier()
+    try:
+        public = serialization.load_pem_public_key(data)
+    except ValueError:
+        raise SandboxError(f"Error: {key_file.name} is not an audit key") from None
+    if not isinstance(public, Ed25519PublicKey):
+        raise SandboxError(f"Error: {key_file.name} is not an Ed25519 public key")
+    raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return Verifier("ed25519", _key_id(raw), public, b"")
+
+
+def _read_key(key_file: Path) -> bytes:
+    try:
+        return key_file.read_bytes()
+    except OSError as exc:
+        raise SandboxError(f"Error: cannot read audit key {key_file.name} ({type(exc).__name__})") from None

@@ -1,0 +1,224 @@
+"""Reviewing an audit log: query, export and report, for compliance reviewers.
+
+Queries and reports read the outcome records (one per call; intent records carry
+the same decision, written before storage was touched). Every entry point here
+works on records the caller has verified first; the CLI always verifies and says so.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import hashlib
+import html
+import io
+import json
+import shutil
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from sandbox.audit import rotated_segments
+from sandbox.audit_verify import VerifyReport
+from sandbox.globs import Glob
+from sandbox.paths import canonicalize
+
+__all__ = ["Filters", "Summary", "export_bundle", "render_html", "render_text", "select", "summarize", "write_rows"]
+
+COLUMNS: Final = ("time", "scope", "principal", "command", "paths", "decision", "rules", "outcome", "error")
+_TRAVERSAL: Final = frozenset({"path.traversal", "path.outside_root", "path.encoding", "path.lookalike", "path.unc"})
+_BURST: Final = (10, 60.0)  # this many denials within this many seconds, in one scope
+
+
+def _parse_time(text: str) -> datetime.datetime:
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+@dataclass(frozen=True)
+class Filters:
+    since: datetime.datetime | None = None
+    until: datetime.datetime | None = None
+    scope: str | None = None
+    principal: str | None = None
+    command: str | None = None
+    decision: str | None = None
+    rule: str | None = None
+    path: str | None = None
+
+    def accepts(self, record: dict[str, Any]) -> bool:
+        if record.get("event") != "outcome":
+            return False
+        moment = _parse_time(record["time"])
+        if (self.since and moment < self.since) or (self.until and moment > self.until):
+            return False
+        for key in ("scope", "principal", "command", "decision"):
+            wanted = getattr(self, key)
+            if wanted is not None and record.get(key) != wanted:
+                return False
+        if self.rule is not None and self.rule not in record.get("rules", ()):
+            return False
+        return self.path is None or any(Glob(self.path).matches(canonicalize(p)) for p in record.get("paths", ()))
+
+
+def select(records: Iterable[dict[str, Any]], filters: Filters) -> Iterator[dict[str, Any]]:
+    return (record for record in records if filters.accepts(record))
+
+
+def write_rows(records: Iterable[dict[str, Any]], fmt: str, out: io.TextIOBase | Any) -> int:
+    """Write records as ``table``, ``jsonl`` or ``csv``; return how many."""
+    count = 0
+    if fmt == "jsonl":
+        for record in records:
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            count += 1
+        return count
+    rows = [[_cell(record.get(column)) for column in COLUMNS] for record in records]
+    if fmt == "csv":
+        writer = csv.writer(out)
+        writer.writerow(COLUMNS)
+        writer.writerows(rows)
+        return len(rows)
+    widths = [max([len(c)] + [min(len(r[i]), 48) for r in rows]) for i, c in enumerate(COLUMNS)]
+    out.write("  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths, strict=True)).rstrip() + "\n")
+    for row in rows:
+        out.write("  ".join(v[:48].ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() + "\n")
+    return len(rows)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+def export_bundle(log: Path, folder: Path, report: VerifyReport, records: int) -> Path:
+    """A folder for an auditor: the log files, the witness and public key, the verification, a manifest."""
+    folder.mkdir(parents=True, exist_ok=False)
+    files = [*rotated_segments(log), Path(f"{log}.witness"), Path(f"{log}.pub")]
+    for source in files:
+        if source.exists():
+            shutil.copy2(source, folder / source.name)
+    verification = {"ok": report.ok, "summary": report.summary(), "warnings": report.warnings, "records": records}
+    (folder / "verification.json").write_text(json.dumps(verification, indent=2) + "\n")
+    digests = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+    (folder / "manifest.json").write_text(json.dumps({"sha256": digests}, indent=2) + "\n")
+    return folder
+
+
+@dataclass
+class Summary:
+    calls: int = 0
+    by_period: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    by_decision: Counter[str] = field(default_factory=Counter)
+    by_command: Counter[str] = field(default_factory=Counter)
+    by_rule: Counter[str] = field(default_factory=Counter)
+    by_scope: Counter[str] = field(default_factory=Counter)
+    denied_paths: Counter[str] = field(default_factory=Counter)
+    secrets_redacted: Counter[str] = field(default_factory=Counter)
+    limit_hits: Counter[str] = field(default_factory=Counter)
+    traversal_attempts: int = 0
+    bursts: list[str] = field(default_factory=list)
+
+
+def summarize(records: Iterable[dict[str, Any]]) -> Summary:
+    """Counts by period (day), decision, command, rule and scope, and the anomalies."""
+    summary = Summary()
+    recent: dict[str, list[datetime.datetime]] = defaultdict(list)
+    flagged: set[str] = set()
+    for record in records:
+        if record.get("event") != "outcome":
+            continue
+        summary.calls += 1
+        moment = _parse_time(record["time"])
+        decision, scope = record.get("decision", "?"), record.get("scope") or "(none)"
+        summary.by_period[moment.date().isoformat()][decision] += 1
+        summary.by_decision[decision] += 1
+        summary.by_command[record.get("command") or "(malformed)"] += 1
+        summary.by_scope[scope] += 1
+        rules = record.get("rules", [])
+        summary.by_rule.update(rules)
+        for rule in rules:
+            if rule.startswith("secret.") and decision == "redact":
+                summary.secrets_redacted[rule.removeprefix("secret.")] += 1
+            if rule.startswith(("quota.", "limits.")):
+                summary.limit_hits[rule] += 1
+        if decision == "deny":
+            summary.denied_paths.update(record.get("paths") or ["(path refused before canonicalisation)"])
+            summary.traversal_attempts += bool(_TRAVERSAL.intersection(rules))
+            window = [t for t in recent[scope] if (moment - t).total_seconds() <= _BURST[1]] + [moment]
+            recent[scope] = window
+            if len(window) >= _BURST[0] and scope not in flagged:
+                flagged.add(scope)
+                seconds = f"{_BURST[1]:.0f} s"
+                summary.bursts.append(f"{len(window)} denials within {seconds} in scope {scope} at {record['time']}")
+    return summary
+
+
+def render_text(summary: Summary, report: VerifyReport) -> str:
+    lines = [f"Integrity: {report.summary()}", *[f"  warning: {w}" for w in report.warnings], ""]
+    lines.append(f"{summary.calls} calls: " + ", ".join(f"{k} {v}" for k, v in summary.by_decision.most_common()))
+    for title, counter in _sections(summary):
+        lines.append(f"\n{title}:")
+        lines += [f"  {count:>7}  {name}" for name, count in counter.most_common(15)] or ["  (none)"]
+    lines.append(f"\nAnomalies: {summary.traversal_attempts} traversal attempts")
+    lines += [f"  burst: {burst}" for burst in summary.bursts]
+    return "\n".join(lines) + "\n"
+
+
+def _sections(summary: Summary) -> list[tuple[str, Counter[str]]]:
+    periods = Counter({day: sum(counts.values()) for day, counts in summary.by_period.items()})
+    return [
+        ("Calls per day", periods),
+        ("By command", summary.by_command),
+        ("By rule", summary.by_rule),
+        ("By scope", summary.by_scope),
+        ("Top denied paths", summary.denied_paths),
+        ("Secrets redacted, by rule", summary.secrets_redacted),
+        ("Quota and limit hits", summary.limit_hits),
+    ]
+
+
+def render_html(summary: Summary, report: VerifyReport) -> str:
+    """One self-contained page (inline CSS and SVG, no scripts, no network fetches)."""
+    status = "ok" if report.ok else "tampered"
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>memory-sandbox audit report</title>",
+        "<style>body{font:14px system-ui,sans-serif;margin:2em;max-width:60em}h1{font-size:1.4em}"
+        ".ok{background:#e6f4ea;border-left:6px solid #1e8e3e}"
+        ".tampered{background:#fce8e6;border-left:6px solid #d93025}"
+        ".integrity{padding:.8em}table{border-collapse:collapse}td{padding:2px 8px}svg text{font-size:11px}</style>",
+        "</head><body><h1>memory-sandbox audit report</h1>",
+        f"<div class='integrity {status}' id='integrity'><strong>Integrity: {html.escape(report.summary())}</strong>",
+        *[f"<br>warning: {html.escape(w)}" for w in report.warnings],
+        "</div>",
+        f"<p id='totals'>{summary.calls} calls: "
+        + ", ".join(f"{html.escape(k)} {v}" for k, v in summary.by_decision.most_common())
+        + "</p>",
+    ]
+    for title, counter in _sections(summary):
+        parts.append(f"<h2>{html.escape(title)}</h2>{_bars(counter)}")
+    parts.append(f"<h2>Anomalies</h2><p id='anomalies'>{summary.traversal_attempts} traversal attempts</p><ul>")
+    parts += [f"<li>{html.escape(burst)}</li>" for burst in summary.bursts]
+    parts.append("</ul></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _bars(counter: Counter[str]) -> str:
+    items = counter.most_common(15)
+    if not items:
+        return "<p>(none)</p>"
+    top, height = max(count for _, count in items), 18
+    rows = []
+    for index, (name, count) in enumerate(items):
+        width = max(1, round(300 * count / top))
+        y = index * height
+        rows.append(
+            f"<rect x='220' y='{y + 2}' width='{width}' height='{height - 4}' fill='#4a7bd0'></rect>"
+            f"<text x='215' y='{y + 13}' text-anchor='end'>{html.escape(name[:40])}</text>"
+            f"<text x='{225 + width}' y='{y + 13}'>{count}</text>"
+        )
+    return f"<svg class='chart' width='600' height='{len(items) * height}' role='img'>{''.join(rows)}</svg>"

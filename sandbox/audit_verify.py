@@ -1,0 +1,181 @@
+"""Verifying an audit log: every record chained, every checkpoint signed, the witness matched.
+
+:func:`verify` walks the log's files in chain order and stops at the first bad
+record, naming its file, line, sequence number and what is wrong. It finds a
+modified, deleted, inserted, reordered or duplicated record (the next ``prev`` or
+``seq`` does not fit), a forged checkpoint (its signature does not verify with the
+log's public key) and a cut tail (a checkpoint of the witness file is missing from
+the log).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sandbox.audit import GENESIS, line_hash, rotated_segments
+from sandbox.audit_keys import Verifier, load_verifier
+from sandbox.errors import SandboxError
+
+__all__ = ["AuditUnreadable", "Problem", "VerifyReport", "default_key_file", "read_records", "verify"]
+
+
+class AuditUnreadable(SandboxError):
+    """The log (or its key) cannot be read at all."""
+
+    code = "audit_unreadable"
+    exit_code = 2
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    line: int
+    seq: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" + (f" (seq {self.seq})" if self.seq is not None else "")
+        return f"{where}: {self.reason}"
+
+
+@dataclass
+class VerifyReport:
+    records: int = 0
+    checkpoints: int = 0
+    witnessed: int = 0
+    segments: list[str] = field(default_factory=list)
+    problem: Problem | None = None
+    warnings: list[str] = field(default_factory=list)
+    key_id: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+    def summary(self) -> str:
+        if self.problem is not None:
+            return f"TAMPERED: {self.problem}"
+        return (
+            f"OK: {self.records} records in {len(self.segments)} file(s), {self.checkpoints} signed checkpoints "
+            f"(key {self.key_id}), {self.witnessed} witnessed"
+        )
+
+
+def default_key_file(log: Path) -> Path:
+    """The public key beside the log if there is one, else the private key."""
+    public = Path(f"{log}.pub")
+    return public if public.exists() else Path(f"{log}.key")
+
+
+def verify(
+    log: Path,
+    *,
+    witness: Path | None = None,
+    key_file: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> VerifyReport:
+    """Check the whole chain of ``log``; the witness and key beside it are used unless given."""
+    segments = rotated_segments(log)
+    if not segments:
+        raise AuditUnreadable(f"Error: no audit log at {log.name}")
+    verifier = load_verifier(key_file or default_key_file(log))
+    report = VerifyReport(segments=[p.name for p in segments], key_id=verifier.key_id)
+    total = sum(p.stat().st_size for p in segments)
+    chain = _Chain(verifier)
+    done = 0
+    try:
+        for path in segments:
+            with path.open("rb") as source:
+                for number, line in enumerate(source, 1):
+                    problem = chain.check(path.name, number, line)
+                    if problem is not None:
+                        report.problem = problem
+                        return report
+                    report.records += 1
+                    done += len(line)
+                    if progress is not None and number % 20_000 == 0:
+                        progress(done, total)
+    except OSError as exc:
+        raise AuditUnreadable(f"Error: cannot read the audit log ({type(exc).__name__})") from None
+    report.checkpoints = len(chain.checkpoints)
+    _check_witness(witness or Path(f"{log}.witness"), witness is not None, chain.checkpoints, report)
+    return report
+
+
+class _Chain:
+    """The state of a walk along the chain: the last record's seq and hash, the checkpoints seen."""
+
+    def __init__(self, verifier: Verifier) -> None:
+        self.verifier = verifier
+        self.seq: int | None = None
+        self.prev = ""
+        self.checkpoints: dict[int, str] = {}
+
+    def check(self, name: str, number: int, line: bytes) -> Problem | None:
+        if not line.endswith(b"\n"):
+            return Problem(name, number, None, "the last record is incomplete (a cut or torn write)")
+        try:
+            record = json.loads(line)
+            seq, prev, event = record["seq"], record["prev"], record["event"]
+        except (ValueError, KeyError, TypeError):
+            return Problem(name, number, None, "not a well-formed audit record")
+        if self.seq is None:
+            if prev != GENESIS or seq != 1:
+                reason = "the chain does not start at its beginning (earlier records are gone)"
+                return Problem(name, number, seq, reason)
+        elif seq != self.seq + 1:
+            reason = (
+                f"sequence {seq} where {self.seq + 1} was expected "
+                "(a record was deleted, inserted, reordered or duplicated)"
+            )
+            return Problem(name, number, seq, reason)
+        elif prev != self.prev:
+            return Problem(
+                name, number, seq, "prev is not the hash of the record before (a record was modified or moved)"
+            )
+        if event == "checkpoint":
+            payload = f"{seq}|{prev}|{record.get('time')}".encode()
+            if not isinstance(record.get("sig"), str) or not self.verifier.verify(payload, record["sig"]):
+                return Problem(name, number, seq, "the checkpoint's signature does not verify (forged, or another key)")
+            self.checkpoints[seq] = line_hash(line)
+        self.seq, self.prev = seq, line_hash(line)
+        return None
+
+
+def _check_witness(witness: Path, required: bool, checkpoints: dict[int, str], report: VerifyReport) -> None:
+    try:
+        lines = witness.read_bytes().splitlines()
+    except FileNotFoundError:
+        if required:
+            raise AuditUnreadable(f"Error: no witness file at {witness.name}") from None
+        report.warnings.append("no witness file: a cut tail cannot be detected")
+        return
+    except OSError as exc:
+        raise AuditUnreadable(f"Error: cannot read the witness file ({type(exc).__name__})") from None
+    for number, line in enumerate(lines, 1):
+        try:
+            seq = json.loads(line)["seq"]
+        except (ValueError, KeyError, TypeError):
+            report.problem = Problem(witness.name, number, None, "not a well-formed witness record")
+            return
+        if seq not in checkpoints:
+            reason = f"the witnessed checkpoint {seq} is missing from the log (the log was cut or altered)"
+            report.problem = Problem(witness.name, number, seq, reason)
+            return
+        if checkpoints[seq] != line_hash(line):
+            report.problem = Problem(witness.name, number, seq, f"the log's checkpoint {seq} differs from its witness")
+            return
+        report.witnessed += 1
+
+
+def read_records(log: Path) -> Iterator[dict[str, Any]]:
+    """Every record of the log, in chain order (parse only; verify separately)."""
+    for path in rotated_segments(log):
+        with path.open("rb") as source:
+            for line in source:
+                if line.endswith(b"\n"):
+                    yield json.loads(line)
