@@ -27,7 +27,7 @@ import time
 import weakref
 from collections.abc import Mapping, MutableMapping
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import structlog
 
@@ -39,7 +39,6 @@ from sandbox.policy import AuditSection
 __all__ = ["GENESIS", "AuditError", "AuditLog", "line_hash", "open_configured", "rotated_segments"]
 
 GENESIS: Final = "0" * 64
-Durability = Literal["fsync", "flush", "fsync-all"]
 _WRITES: Final = frozenset({"create", "str_replace", "insert", "delete", "rename", "expire", "purge"})
 _TAIL_CHUNK: Final = 8192
 
@@ -84,26 +83,14 @@ class _LineWriter:
 class AuditLog:
     """An append-only, hash-chained, checkpointed record of decisions."""
 
-    def __init__(
-        self,
-        path: Path,
-        signer: Signer,
-        *,
-        witness: Path,
-        durability: Durability = "fsync",
-        checkpoint_every: int = 1000,
-        rotate_bytes: int = 64 * 1024 * 1024,
-        log_principal: bool = True,
-        log_session: bool = True,
-        log_tool_use: bool = True,
-    ) -> None:
+    def __init__(self, path: Path, signer: Signer, *, witness: Path, settings: AuditSection) -> None:
         self.path = path
         self.witness = witness
         self._signer = signer
-        self._durability = durability
-        self._checkpoint_every = checkpoint_every
-        self._rotate_bytes = rotate_bytes
-        self._identifiers = (log_principal, log_session, log_tool_use)
+        self._durability = settings.durability
+        self._checkpoint_every = settings.checkpoint_every
+        self._rotate_bytes = settings.rotate_bytes
+        self._identifiers = (settings.log_principal, settings.log_session, settings.log_tool_use)
         self._thread_lock = threading.Lock()
         self._lock_fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
         self._fd = -1
@@ -125,28 +112,19 @@ class AuditLog:
         *,
         key_file: str | os.PathLike[str] | None = None,
         witness: str | os.PathLike[str] | None = None,
-        durability: Durability = "fsync",
-        checkpoint_every: int = 1000,
-        rotate_bytes: int = 64 * 1024 * 1024,
-        log_principal: bool = True,
-        log_session: bool = True,
-        log_tool_use: bool = True,
+        **settings: Any,
     ) -> AuditLog:
-        """Open (or start) the log at ``path``; the key defaults to ``<path>.key`` (made if missing)."""
+        """Open (or start) the log at ``path``; the key defaults to ``<path>.key`` (made if missing).
+
+        ``settings`` are those of a policy's ``[audit]`` section: ``durability``,
+        ``checkpoint_every``, ``rotate_bytes``, ``log_principal``, ``log_session``,
+        ``log_tool_use``.
+        """
         log = Path(path)
         log.parent.mkdir(parents=True, exist_ok=True)
         signer = load_signer(Path(key_file) if key_file else Path(f"{log}.key"))
-        return cls(
-            log,
-            signer,
-            witness=Path(witness) if witness else Path(f"{log}.witness"),
-            durability=durability,
-            checkpoint_every=checkpoint_every,
-            rotate_bytes=rotate_bytes,
-            log_principal=log_principal,
-            log_session=log_session,
-            log_tool_use=log_tool_use,
-        )
+        witness_path = Path(witness) if witness else Path(f"{log}.witness")
+        return cls(log, signer, witness=witness_path, settings=AuditSection(**settings))
 
     def __repr__(self) -> str:
         return f"AuditLog({self.path.name!r}, {self._signer.kind}, durability={self._durability!r})"
@@ -371,12 +349,6 @@ def open_configured(section: AuditSection, storage: object) -> AuditLog | None:
         path = Path(f"{root}.audit.jsonl")
     else:
         path = Path(section.sink)
-    return AuditLog.open(
-        path,
-        durability=section.durability,
-        checkpoint_every=section.checkpoint_every,
-        rotate_bytes=section.rotate_bytes,
-        log_principal=section.log_principal,
-        log_session=section.log_session,
-        log_tool_use=section.log_tool_use,
+    return AuditLog(
+        path.absolute(), load_signer(Path(f"{path}.key")), witness=Path(f"{path}.witness"), settings=section
     )
