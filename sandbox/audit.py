@@ -17,7 +17,6 @@ ids, reasons, sizes and keyed digests, never file content, a secret or a host pa
 from __future__ import annotations
 
 import contextlib
-import datetime
 import fcntl
 import hashlib
 import json
@@ -25,7 +24,6 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -65,9 +63,17 @@ def rotated_segments(log: Path) -> list[Path]:
     return [path for _, path in sorted(numbered)] + ([log] if log.exists() else [])
 
 
+_SECOND: list[tuple[int, str]] = [(-1, "")]
+
+
 def _rfc3339(ns: int) -> str:
-    moment = datetime.datetime.fromtimestamp(ns / 1e9, datetime.UTC)
-    return moment.isoformat(timespec="microseconds").replace("+00:00", "Z")
+    """UTC time with microseconds, ``2026-11-30T05:04:12.309013Z``; the per-second prefix is cached."""
+    seconds, micros = divmod(ns // 1000, 1_000_000)
+    cached, prefix = _SECOND[0]
+    if seconds != cached:
+        prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+        _SECOND[0] = (seconds, prefix)
+    return f"{prefix}.{micros:06d}Z"
 
 
 class _LineWriter:
@@ -98,7 +104,7 @@ class AuditLog:
         self._closed = False
         self._logger = structlog.BoundLogger(
             _LineWriter(self),
-            processors=[self._add_chain, structlog.processors.JSONRenderer(serializer=_dumps)],
+            processors=[structlog.processors.JSONRenderer(serializer=_dumps)],
             context={},
         )
         with self._locked():
@@ -162,7 +168,8 @@ class AuditLog:
         self._closed = True
         for fd in (self._fd, self._lock_fd):
             if fd >= 0:
-                os.close(fd)
+                with contextlib.suppress(OSError):
+                    os.close(fd)
         self._fd = self._lock_fd = -1
 
     @staticmethod
@@ -176,49 +183,49 @@ class AuditLog:
     def _fields(self, decision: Decision, *, intent: bool) -> dict[str, Any]:
         context = decision.context
         principal, session, tool_use = self._identifiers
-        fields: dict[str, Any] = {
-            "decision_id": decision.decision_id,
-            "scope": context.scope,
-            "principal": context.principal if principal else None,
-            "session_id": context.session_id if session else None,
-            "tool_use_id": context.tool_use_id if tool_use else None,
-            "command": decision.command,
-            "paths": list(decision.paths),
-            "decision": decision.verdict,
-            "rules": list(decision.rule_ids),
-            "reasons": [note.reason for note in decision.notes],
-            "policy": {"id": decision.policy_id, "revision": decision.policy_revision},
-            "raw_path_digests": list(decision.raw_path_digests) or None,
-            "extra_fields": list(decision.extra_fields) or None,
-            "content_hmac": decision.content_digest,
-        }
+        fields: dict[str, Any] = {"decision_id": decision.decision_id}
+        if context.scope is not None:
+            fields["scope"] = context.scope
+        if principal and context.principal is not None:
+            fields["principal"] = context.principal
+        if session and context.session_id is not None:
+            fields["session_id"] = context.session_id
+        if tool_use and context.tool_use_id is not None:
+            fields["tool_use_id"] = context.tool_use_id
+        fields["command"] = decision.command
+        fields["paths"] = decision.paths
+        fields["decision"] = decision.verdict
+        fields["rules"] = [note.rule_id for note in decision.notes]
+        fields["reasons"] = [note.reason for note in decision.notes]
+        fields["policy"] = {"id": decision.policy_id, "revision": decision.policy_revision}
+        if decision.raw_path_digests:
+            fields["raw_path_digests"] = decision.raw_path_digests
+        if decision.extra_fields:
+            fields["extra_fields"] = decision.extra_fields
+        if decision.content_digest is not None:
+            fields["content_hmac"] = decision.content_digest
         if not intent:
-            fields |= {
-                "outcome": decision.outcome,
-                "error": decision.error_code,
-                "size_before": decision.size_before,
-                "size_after": decision.size_after,
-                "latency_us": round(decision.latency_ns / 1000),
-            }
+            fields["outcome"] = decision.outcome
+            if decision.error_code is not None:
+                fields["error"] = decision.error_code
+            if decision.size_before is not None:
+                fields["size_before"], fields["size_after"] = decision.size_before, decision.size_after
+            fields["latency_us"] = decision.latency_ns // 1000
         fields["started"] = _rfc3339(decision.started_ns)
-        return {key: value for key, value in fields.items() if value is not None}
+        return fields
 
     def _append(self, event: str, fields: dict[str, Any], *, sync: bool) -> None:
         if self._closed:
             raise AuditError("Error: The audit log is closed; the call was refused.")
         with self._locked():
-            self._logger.msg(event, **fields)
+            # seq, time and prev are read under the lock, right before the line is rendered.
+            self._logger.msg(event, seq=self._seq + 1, time=_rfc3339(time.time_ns()), **fields, prev=self._last)
             if sync:
                 self._fsync(self._fd)
             if self._since_checkpoint >= self._checkpoint_every:
                 self._write_checkpoint()
             if self._size >= self._rotate_bytes:
                 self._rotate()
-
-    def _add_chain(self, logger: Any, method: str, event_dict: MutableMapping[str, Any]) -> Mapping[str, Any]:
-        # Called under the lock, right before rendering: seq first and prev last read best.
-        record = {"seq": self._seq + 1, "time": _rfc3339(time.time_ns()), "event": event_dict.pop("event")}
-        return record | dict(event_dict) | {"prev": self._last}
 
     def _write_line(self, line: bytes) -> None:
         try:
@@ -291,13 +298,15 @@ class AuditLog:
             current = os.stat(self.path).st_ino
         except FileNotFoundError:
             current = None
-        if self._fd < 0 or current != os.fstat(self._fd).st_ino:
+        held = os.fstat(self._fd) if self._fd >= 0 else None
+        if held is None or current != held.st_ino:
             if self._fd >= 0:
                 os.close(self._fd)
+                self._fd = -1
             self._open_file()
-        size = os.fstat(self._fd).st_size
-        if size != self._size:
-            self._read_tail(size)
+            held = os.fstat(self._fd)
+        if held.st_size != self._size:
+            self._read_tail(held.st_size)
 
     def _read_tail(self, size: int) -> None:
         self._size = size
