@@ -24,8 +24,11 @@ import os
 import threading
 import time
 import weakref
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import structlog
 
@@ -34,7 +37,10 @@ from sandbox.decision import Decision
 from sandbox.errors import SandboxError
 from sandbox.policy import AuditSection
 
-__all__ = ["GENESIS", "AuditError", "AuditLog", "line_hash", "open_configured", "rotated_segments"]
+if TYPE_CHECKING:
+    from sandbox.audit_verify import VerifyReport
+
+__all__ = ["GENESIS", "AuditError", "AuditLog", "ChainedAuditSink", "line_hash", "open_configured", "rotated_segments"]
 
 GENESIS: Final = "0" * 64
 _WRITES: Final = frozenset({"create", "str_replace", "insert", "delete", "rename", "expire", "purge"})
@@ -77,69 +83,70 @@ def _rfc3339(ns: int) -> str:
 
 
 class _LineWriter:
-    """The structlog "logger" at the end of the pipeline: appends a rendered line to the log file."""
+    """The structlog "logger" at the end of the pipeline: hands a rendered line to its sink."""
 
-    def __init__(self, owner: AuditLog) -> None:
+    def __init__(self, owner: ChainedAuditSink) -> None:
         self._owner = owner
 
     def msg(self, message: str) -> None:
         self._owner._write_line(message.encode("utf-8") + b"\n")
 
 
-class AuditLog:
-    """An append-only, hash-chained, checkpointed record of decisions."""
+class ChainedAuditSink(ABC):
+    """An append-only, hash-chained, checkpointed record of decisions, wherever its lines are kept.
 
-    def __init__(self, path: Path, signer: Signer, *, witness: Path, settings: AuditSection) -> None:
-        self.path = path
-        self.witness = witness
+    Subclasses keep lines (:meth:`_store_line`, :meth:`_store_witness`) and give
+    :meth:`_locked`, which serializes appends among all writers and sets ``_seq``
+    and ``_last`` to the chain's end as every writer sees it.
+    """
+
+    def __init__(self, signer: Signer, settings: AuditSection) -> None:
         self._signer = signer
         self._durability = settings.durability
         self._checkpoint_every = settings.checkpoint_every
-        self._rotate_bytes = settings.rotate_bytes
         self._identifiers = (settings.log_principal, settings.log_session, settings.log_tool_use)
         self._thread_lock = threading.Lock()
-        self._lock_fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
-        self._fd = -1
-        self._seq, self._last, self._size, self._since_checkpoint = 0, GENESIS, -1, 0
+        self._seq, self._last, self._since_checkpoint = 0, GENESIS, 0
         self._closed = False
         self._logger = structlog.BoundLogger(
             _LineWriter(self),
             processors=[structlog.processors.JSONRenderer(serializer=_dumps)],
             context={},
         )
-        with self._locked():
-            pass  # open the file and pick up the chain now, so a bad log fails at start-up
-        self._finalizer = weakref.finalize(self, AuditLog._close_quietly, weakref.ref(self))
 
-    @classmethod
-    def open(
-        cls,
-        path: str | os.PathLike[str],
-        *,
-        key_file: str | os.PathLike[str] | None = None,
-        witness: str | os.PathLike[str] | None = None,
-        **settings: Any,
-    ) -> AuditLog:
-        """Open (or start) the log at ``path``; the key defaults to ``<path>.key`` (made if missing).
-
-        ``settings`` are those of a policy's ``[audit]`` section: ``durability``,
-        ``checkpoint_every``, ``rotate_bytes``, ``log_principal``, ``log_session``,
-        ``log_tool_use``.
-        """
-        log = Path(path)
-        log.parent.mkdir(parents=True, exist_ok=True)
-        signer = load_signer(Path(key_file) if key_file else Path(f"{log}.key"))
-        witness_path = Path(witness) if witness else Path(f"{log}.witness")
-        return cls(log, signer, witness=witness_path, settings=AuditSection(**settings))
-
-    def __repr__(self) -> str:
-        return f"AuditLog({self.path.name!r}, {self._signer.kind}, durability={self._durability!r})"
-
-    def __enter__(self) -> AuditLog:
+    def __enter__(self) -> ChainedAuditSink:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+    @property
+    def key_id(self) -> str:
+        return self._signer.key_id
+
+    @abstractmethod
+    def verify(self) -> VerifyReport:
+        """Check the whole chain as it stands (records, signed checkpoints, witness)."""
+
+    @abstractmethod
+    def _locked(self, *, sync: bool = True) -> AbstractContextManager[None]:
+        """Exclusive use of the chain's end, for every writer anywhere; ``sync``: make it durable."""
+
+    @abstractmethod
+    def _store_line(self, line: bytes) -> None:
+        """Append one rendered line (with its newline) to the chain."""
+
+    @abstractmethod
+    def _store_witness(self, line: bytes) -> None:
+        """Keep a checkpoint line where the log's own writer cannot quietly cut it."""
+
+    @abstractmethod
+    def _release(self) -> None:
+        """Free what the sink holds; called once, at close."""
+
+    @abstractmethod
+    def _after_append(self, *, sync: bool) -> None:
+        """What follows an append inside the lock (a file log fsyncs and rotates)."""
 
     # the AuditSink protocol
 
@@ -154,31 +161,21 @@ class AuditLog:
         return self._signer.digest(data)
 
     def checkpoint(self) -> None:
-        """Write a signed checkpoint now (to the log and the witness file), unless the last line is one."""
+        """Write a signed checkpoint now (to the log and the witness), unless the last record is one."""
         with self._locked():
             if self._since_checkpoint or self._seq == 0:
                 self._write_checkpoint()
 
     def close(self) -> None:
-        """Write the closing checkpoint and release the files; idempotent."""
+        """Write the closing checkpoint and release what the sink holds; idempotent."""
         if self._closed:
             return
         with contextlib.suppress(AuditError):
             self.checkpoint()
         self._closed = True
-        for fd in (self._fd, self._lock_fd):
-            if fd >= 0:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        self._fd = self._lock_fd = -1
+        self._release()
 
-    @staticmethod
-    def _close_quietly(ref: weakref.ReferenceType[AuditLog]) -> None:
-        log = ref()
-        if log is not None:
-            log.close()
-
-    # internals
+    # the chain
 
     def _fields(self, decision: Decision, *, intent: bool) -> dict[str, Any]:
         context = decision.context
@@ -217,27 +214,17 @@ class AuditLog:
     def _append(self, event: str, fields: dict[str, Any], *, sync: bool) -> None:
         if self._closed:
             raise AuditError("Error: The audit log is closed; the call was refused.")
-        with self._locked():
+        with self._locked(sync=sync):
             # seq, time and prev are read under the lock, right before the line is rendered.
             self._logger.msg(event, seq=self._seq + 1, time=_rfc3339(time.time_ns()), **fields, prev=self._last)
-            if sync:
-                self._fsync(self._fd)
             if self._since_checkpoint >= self._checkpoint_every:
                 self._write_checkpoint()
-            if self._size >= self._rotate_bytes:
-                self._rotate()
+            self._after_append(sync=sync)
 
     def _write_line(self, line: bytes) -> None:
-        try:
-            view = memoryview(line)
-            while view:
-                view = view[os.write(self._fd, view) :]
-        except OSError as exc:
-            detail = str(exc.errno)
-            raise AuditError("Error: The audit log cannot be written; the call was refused.", detail=detail) from None
+        self._store_line(line)
         self._seq += 1
         self._last = line_hash(line)
-        self._size += len(line)
         self._since_checkpoint += 1
 
     def _write_checkpoint(self) -> None:
@@ -254,8 +241,87 @@ class AuditLog:
         }
         line = _dumps(record).encode("utf-8") + b"\n"
         self._write_line(line)
-        self._fsync(self._fd)
         self._since_checkpoint = 0
+        self._store_witness(line)
+
+
+class AuditLog(ChainedAuditSink):
+    """The audit chain in a JSON-lines file (rotated by size), its witness in a second file."""
+
+    def __init__(self, path: Path, signer: Signer, *, witness: Path, settings: AuditSection) -> None:
+        super().__init__(signer, settings)
+        self.path = path
+        self.witness = witness
+        self._rotate_bytes = settings.rotate_bytes
+        self._lock_fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        self._fd = -1
+        self._size = -1
+        with self._locked():
+            pass  # open the file and pick up the chain now, so a bad log fails at start-up
+        self._finalizer = weakref.finalize(self, AuditLog._close_quietly, weakref.ref(self))
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        key_file: str | os.PathLike[str] | None = None,
+        witness: str | os.PathLike[str] | None = None,
+        **settings: Any,
+    ) -> AuditLog:
+        """Open (or start) the log at ``path``; the key defaults to ``<path>.key`` (made if missing).
+
+        ``settings`` are those of a policy's ``[audit]`` section: ``durability``,
+        ``checkpoint_every``, ``rotate_bytes``, ``log_principal``, ``log_session``,
+        ``log_tool_use``.
+        """
+        log = Path(path)
+        log.parent.mkdir(parents=True, exist_ok=True)
+        signer = load_signer(Path(key_file) if key_file else Path(f"{log}.key"))
+        witness_path = Path(witness) if witness else Path(f"{log}.witness")
+        return cls(log, signer, witness=witness_path, settings=AuditSection(**settings))
+
+    def __repr__(self) -> str:
+        return f"AuditLog({self.path.name!r}, {self._signer.kind}, durability={self._durability!r})"
+
+    def verify(self) -> VerifyReport:
+        from sandbox.audit_verify import verify  # noqa: PLC0415 - the verifier imports this module
+
+        return verify(self.path, witness=self.witness, verifier=self._signer.verifier())
+
+    def _release(self) -> None:
+        for fd in (self._fd, self._lock_fd):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._fd = self._lock_fd = -1
+
+    @staticmethod
+    def _close_quietly(ref: weakref.ReferenceType[AuditLog]) -> None:
+        log = ref()
+        if log is not None:
+            log.close()
+
+    # the file
+
+    def _after_append(self, *, sync: bool) -> None:
+        if sync:
+            self._fsync(self._fd)
+        if self._size >= self._rotate_bytes:
+            self._rotate()
+
+    def _store_line(self, line: bytes) -> None:
+        try:
+            view = memoryview(line)
+            while view:
+                view = view[os.write(self._fd, view) :]
+        except OSError as exc:
+            detail = str(exc.errno)
+            raise AuditError("Error: The audit log cannot be written; the call was refused.", detail=detail) from None
+        self._size += len(line)
+
+    def _store_witness(self, line: bytes) -> None:
+        self._fsync(self._fd)
         try:
             fd = os.open(self.witness, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
             try:
@@ -279,7 +345,7 @@ class AuditLog:
         self._size = -1  # unknown: the tail is read again
 
     @contextlib.contextmanager
-    def _locked(self) -> Any:
+    def _locked(self, *, sync: bool = True) -> Iterator[None]:
         with self._thread_lock:
             if self._lock_fd < 0:
                 raise AuditError("Error: The audit log is closed; the call was refused.")
@@ -347,17 +413,26 @@ def _dumps(value: Any, **_: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def open_configured(section: AuditSection, storage: object) -> AuditLog | None:
-    """The log a policy's ``[audit]`` section asks for; None for "none", or "beside-store" without a folder."""
+def open_configured(section: AuditSection, storage: object) -> ChainedAuditSink | None:
+    """The log a policy's ``[audit]`` section asks for; None for "none", or "beside-store" without a place.
+
+    "beside-store" is a file beside a folder or database file, and the database's own
+    audit chain for a store that offers one (``open_beside_audit``).
+    """
     if section.sink == "none":
         return None
     if section.sink == "beside-store":
+        beside = getattr(storage, "open_beside_audit", None)
+        if callable(beside):
+            sink = beside(section)
+            if not isinstance(sink, ChainedAuditSink):
+                raise AuditError("Error: The store offered no usable audit log; the call was refused.")
+            return sink
         root = getattr(storage, "root_path", None)
         if root is None:
             return None
         path = Path(f"{root}.audit.jsonl")
     else:
         path = Path(section.sink)
-    return AuditLog(
-        path.absolute(), load_signer(Path(f"{path}.key")), witness=Path(f"{path}.witness"), settings=section
-    )
+    key_file = Path(section.key_file) if section.key_file else Path(f"{path}.key")
+    return AuditLog(path.absolute(), load_signer(key_file), witness=Path(f"{path}.witness"), settings=section)

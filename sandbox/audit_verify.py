@@ -11,7 +11,7 @@ the log).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,10 @@ from sandbox.audit import GENESIS, line_hash, rotated_segments
 from sandbox.audit_keys import Verifier, load_verifier
 from sandbox.errors import SandboxError
 
-__all__ = ["AuditUnreadable", "Problem", "VerifyReport", "default_key_file", "read_records", "verify"]
+__all__ = [
+    "AuditUnreadable", "Problem", "VerifyReport", "check_witness", "default_key_file", "read_records", "verify",
+    "verify_lines",
+]  # fmt: skip
 
 
 class AuditUnreadable(SandboxError):
@@ -76,34 +79,58 @@ def verify(
     *,
     witness: Path | None = None,
     key_file: Path | None = None,
+    verifier: Verifier | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> VerifyReport:
     """Check the whole chain of ``log``; the witness and key beside it are used unless given."""
     segments = rotated_segments(log)
     if not segments:
         raise AuditUnreadable(f"Error: no audit log at {log.name}")
-    verifier = load_verifier(key_file or default_key_file(log))
+    verifier = verifier or load_verifier(key_file or default_key_file(log))
     report = VerifyReport(segments=[p.name for p in segments], key_id=verifier.key_id)
     total = sum(p.stat().st_size for p in segments)
-    chain = _Chain(verifier)
-    done = 0
-    try:
+
+    def lines() -> Iterator[tuple[str, int, bytes]]:
+        done = 0
         for path in segments:
             with path.open("rb") as source:
                 for number, line in enumerate(source, 1):
-                    problem = chain.check(path.name, number, line)
-                    if problem is not None:
-                        report.problem = problem
-                        return report
-                    report.records += 1
+                    yield path.name, number, line
                     done += len(line)
                     if progress is not None and number % 20_000 == 0:
                         progress(done, total)
+
+    try:
+        chain = verify_lines(lines(), verifier, report)
     except OSError as exc:
         raise AuditUnreadable(f"Error: cannot read the audit log ({type(exc).__name__})") from None
-    report.checkpoints = len(chain.checkpoints)
-    _check_witness(witness or Path(f"{log}.witness"), witness is not None, chain.checkpoints, report)
+    if not report.ok:
+        return report
+    witness_file = witness or Path(f"{log}.witness")
+    try:
+        witnessed = witness_file.read_bytes().splitlines()
+    except FileNotFoundError:
+        if witness is not None:
+            raise AuditUnreadable(f"Error: no witness file at {witness_file.name}") from None
+        report.warnings.append("no witness file: a cut tail cannot be detected")
+        return report
+    except OSError as exc:
+        raise AuditUnreadable(f"Error: cannot read the witness file ({type(exc).__name__})") from None
+    check_witness(witness_file.name, witnessed, chain.checkpoints, report)
     return report
+
+
+def verify_lines(lines: Iterable[tuple[str, int, bytes]], verifier: Verifier, report: VerifyReport) -> _Chain:
+    """Walk ``(source, number, line)`` along the chain, counting into ``report``; stop at the first problem."""
+    chain = _Chain(verifier)
+    for name, number, line in lines:
+        problem = chain.check(name, number, line)
+        if problem is not None:
+            report.problem = problem
+            break
+        report.records += 1
+    report.checkpoints = len(chain.checkpoints)
+    return chain
 
 
 class _Chain:
@@ -146,28 +173,20 @@ class _Chain:
         return None
 
 
-def _check_witness(witness: Path, required: bool, checkpoints: dict[int, str], report: VerifyReport) -> None:
-    try:
-        lines = witness.read_bytes().splitlines()
-    except FileNotFoundError:
-        if required:
-            raise AuditUnreadable(f"Error: no witness file at {witness.name}") from None
-        report.warnings.append("no witness file: a cut tail cannot be detected")
-        return
-    except OSError as exc:
-        raise AuditUnreadable(f"Error: cannot read the witness file ({type(exc).__name__})") from None
+def check_witness(name: str, lines: list[bytes], checkpoints: dict[int, str], report: VerifyReport) -> None:
+    """Every witnessed checkpoint must be in the log, byte for byte."""
     for number, line in enumerate(lines, 1):
         try:
             seq = json.loads(line)["seq"]
         except (ValueError, KeyError, TypeError):
-            report.problem = Problem(witness.name, number, None, "not a well-formed witness record")
+            report.problem = Problem(name, number, None, "not a well-formed witness record")
             return
         if seq not in checkpoints:
             reason = f"the witnessed checkpoint {seq} is missing from the log (the log was cut or altered)"
-            report.problem = Problem(witness.name, number, seq, reason)
+            report.problem = Problem(name, number, seq, reason)
             return
         if checkpoints[seq] != line_hash(line):
-            report.problem = Problem(witness.name, number, seq, f"the log's checkpoint {seq} differs from its witness")
+            report.problem = Problem(name, number, seq, f"the log's checkpoint {seq} differs from its witness")
             return
         report.witnessed += 1
 

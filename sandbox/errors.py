@@ -193,10 +193,10 @@ class AlreadyExists(OperationFailed):
 
 
 class NotADirectory(OperationFailed):
-    """A parent of the path is a file."""
+    """A file stands where the path needs a folder; ``path`` names that file."""
 
     def __init__(self, path: object) -> None:
-        super().__init__(f"Error: The path {path} is inside a file, not a folder")
+        super().__init__(f"Error: The path {path} is a file, not a folder")
         self.path = path
 
 

@@ -133,6 +133,9 @@ class AuditSection(_Section):
     log_principal: bool = True
     log_session: bool = True
     log_tool_use: bool = True
+    # The checkpoint signing key; default <log>.key beside a file log. A database log
+    # (a PostgreSQL store's "beside-store") needs it: one key file for the whole fleet.
+    key_file: str | None = None
     # A signed checkpoint every this many records (and at rotation and shutdown).
     checkpoint_every: Positive = 1000
     # Rotate the log file when it grows past this size.

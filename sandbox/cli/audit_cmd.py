@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import shutil
 import sys
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from sandbox.audit_review import Filters, export_bundle, render_html, render_text, select, summarize, write_rows
 from sandbox.audit_verify import VerifyReport, read_records, verify
+
+if TYPE_CHECKING:
+    from sandbox.storage.postgres import PostgresDatabase
 
 __all__ = ["add_audit_commands"]
 
@@ -20,29 +27,90 @@ def add_audit_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     sub = audit.add_subparsers(dest="audit_command", metavar="ACTION", required=True)
     check = sub.add_parser("verify", help="check the chain, the signed checkpoints and the witness")
     _add_log(check)
-    check.set_defaults(handler=_verify)
+    check.set_defaults(handler=_sourced(_verify))
     query = sub.add_parser("query", help="records matching filters (the chain is verified first)")
     _add_log(query)
     _add_filters(query)
     query.add_argument("--format", choices=("table", "jsonl", "csv"), default="table")
-    query.set_defaults(handler=_query)
+    query.set_defaults(handler=_sourced(_query))
     export = sub.add_parser("export", help="export records, or a bundle for an auditor")
     _add_log(export)
     _add_filters(export)
     export.add_argument("--format", choices=("csv", "jsonl", "bundle"), required=True)
     export.add_argument("--out", type=Path, default=None, help="output file or bundle folder (default: stdout)")
-    export.set_defaults(handler=_export)
+    export.set_defaults(handler=_sourced(_export))
     report = sub.add_parser("report", help="counts, top denials, redactions, anomalies; --html for a page")
     _add_log(report)
     _add_filters(report)
     report.add_argument("--html", type=Path, default=None, help="write a self-contained HTML page here")
-    report.set_defaults(handler=_report)
+    report.set_defaults(handler=_sourced(_report))
 
 
 def _add_log(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("log", type=Path, help="the audit log (audit.jsonl); rotated files beside it are read too")
+    parser.add_argument(
+        "log", type=Path, nargs="?", help="the audit log (audit.jsonl); rotated files beside it are read too"
+    )
+    parser.add_argument("--dsn", default=None, help="read the audit chain from this PostgreSQL database instead")
+    parser.add_argument("--log-name", default="audit", help="the chain's name in the database (default: audit)")
     parser.add_argument("--witness", type=Path, default=None, help="witness file (default: LOG.witness)")
-    parser.add_argument("--key", type=Path, default=None, help="public (or HMAC) key (default: LOG.pub)")
+    parser.add_argument(
+        "--key", type=Path, default=None, help="public (or HMAC) key (default: LOG.pub; required with --dsn)"
+    )
+
+
+class _Source:
+    """Where the records come from: a log file (and its rotated files), or a database's chain."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.database: PostgresDatabase | None = None
+        if (args.log is None) == (args.dsn is None):
+            raise ValueError("give either an audit log file or --dsn")
+        if args.dsn is not None:
+            if args.key is None:
+                raise ValueError("--dsn needs --key (the public key, or the HMAC key, that signed the checkpoints)")
+            from sandbox.storage.postgres import PostgresDatabase  # noqa: PLC0415 - psycopg only when asked for
+
+            self.database = PostgresDatabase(args.dsn, max_size=2, migrate=False)
+
+    def close(self) -> None:
+        if self.database is not None:
+            self.database.close()
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        if self.database is not None:
+            from sandbox.audit_postgres import read_postgres_records  # noqa: PLC0415 - psycopg only when asked for
+
+            return read_postgres_records(self.database, self.args.log_name)
+        return read_records(self.args.log)
+
+    def verify(self) -> VerifyReport:
+        if self.database is not None:
+            from sandbox.audit_postgres import verify_postgres  # noqa: PLC0415 - psycopg only when asked for
+
+            return verify_postgres(self.database, key_file=self.args.key, log=self.args.log_name)
+        return _checked_file(self.args)
+
+    def dump(self, folder: Path) -> Path:
+        """The chain as a log file (and witness, and key) in ``folder``, for a bundle."""
+        if self.database is None:
+            return Path(self.args.log)
+        from sandbox.audit_postgres import dump_postgres  # noqa: PLC0415 - psycopg only when asked for
+
+        log = dump_postgres(self.database, folder / "audit.jsonl", log=self.args.log_name)
+        shutil.copyfile(self.args.key, f"{log}.pub")
+        return log
+
+
+def _sourced(run: Callable[[argparse.Namespace, _Source], int]) -> Callable[[argparse.Namespace], int]:
+    def handler(args: argparse.Namespace) -> int:
+        source = _Source(args)
+        try:
+            return run(args, source)
+        finally:
+            source.close()
+
+    return handler
 
 
 def _add_filters(parser: argparse.ArgumentParser) -> None:
@@ -66,7 +134,7 @@ def _filters(args: argparse.Namespace) -> Filters:
     )  # fmt: skip
 
 
-def _checked(args: argparse.Namespace) -> VerifyReport:
+def _checked_file(args: argparse.Namespace) -> VerifyReport:
     show = sys.stderr.isatty() and args.log.exists() and args.log.stat().st_size >= _PROGRESS_FROM
 
     def progress(done: int, total: int) -> None:
@@ -81,33 +149,34 @@ def _checked(args: argparse.Namespace) -> VerifyReport:
     return report
 
 
-def _verify(args: argparse.Namespace) -> int:
-    report = _checked(args)
+def _verify(args: argparse.Namespace, source: _Source) -> int:
+    report = source.verify()
     print(report.summary())
     for warning in report.warnings:
         print(f"warning: {warning}")
     return 0 if report.ok else 1
 
 
-def _query(args: argparse.Namespace) -> int:
-    report = _checked(args)
+def _query(args: argparse.Namespace, source: _Source) -> int:
+    report = source.verify()
     print(f"chain {'verified' if report.ok else 'NOT verified'}: {report.summary()}", file=sys.stderr)
-    count = write_rows(select(read_records(args.log), _filters(args)), args.format, sys.stdout)
+    count = write_rows(select(source.records(), _filters(args)), args.format, sys.stdout)
     print(f"{count} records", file=sys.stderr)
     return 0 if report.ok else 1
 
 
-def _export(args: argparse.Namespace) -> int:
-    report = _checked(args)
+def _export(args: argparse.Namespace, source: _Source) -> int:
+    report = source.verify()
     if args.format == "bundle":
         if args.out is None:
             print("memory-sandbox: a bundle needs --out FOLDER", file=sys.stderr)
             return 2
-        records = sum(1 for _ in select(read_records(args.log), _filters(args)))
-        export_bundle(args.log, args.out, report, records)
+        records = sum(1 for _ in select(source.records(), _filters(args)))
+        with tempfile.TemporaryDirectory(prefix="memory-sandbox-bundle-") as staging:
+            export_bundle(source.dump(Path(staging)), args.out, report, records)
         print(f"bundle written to {args.out} ({report.summary()})")
         return 0 if report.ok else 1
-    rows = select(read_records(args.log), _filters(args))
+    rows = select(source.records(), _filters(args))
     if args.out is None:
         write_rows(rows, args.format, sys.stdout)
     else:
@@ -116,9 +185,9 @@ def _export(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _report(args: argparse.Namespace) -> int:
-    report = _checked(args)
-    summary = summarize(select(read_records(args.log), _filters(args)))
+def _report(args: argparse.Namespace, source: _Source) -> int:
+    report = source.verify()
+    summary = summarize(select(source.records(), _filters(args)))
     print(render_text(summary, report), end="")
     if args.html is not None:
         args.html.write_text(render_html(summary, report), encoding="utf-8")

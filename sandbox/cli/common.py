@@ -1,4 +1,4 @@
-"""What several commands share: the policy option and opening a store by URL."""
+"""What several commands share: the policy option and the sandbox of a scope."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from typing import Final
 
 from sandbox.pipeline import Sandbox
 from sandbox.policy import Policy, load_policy
-from sandbox.storage.local import LocalStorage
-from sandbox.storage.url import open_storage, storage_root
+from sandbox.storage.url import Stores
 
 __all__ = ["DEFAULT_STORE", "POLICY_ENV", "add_policy_option", "open_sandbox", "policy_from"]
 
@@ -30,10 +29,6 @@ def policy_from(args: argparse.Namespace) -> Policy:
     return load_policy(args.policy or os.environ.get(POLICY_ENV) or "default")
 
 
-def open_sandbox(policy: Policy, store: str, scope: str | None) -> Sandbox:
-    """The sandbox of a store URL; with a scope, that scope's folder under a file store."""
-    if scope is None:
-        return Sandbox(policy=policy, storage=open_storage(store))
-    if not store.startswith("file:"):
-        raise ValueError("--scope needs a file: store (a folder holding one folder per scope)")
-    return Sandbox(policy=policy, storage=LocalStorage.for_scope(storage_root(store), scope), scope=scope)
+def open_sandbox(policy: Policy, stores: Stores, scope: str | None) -> Sandbox:
+    """The sandbox of one scope of the stores a URL names (None: the store itself / its default scope)."""
+    return Sandbox(policy=policy, storage=stores.storage(scope), scope=scope)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from sandbox import __version__
 from sandbox.cli.audit_cmd import add_audit_commands
+from sandbox.cli.db_cmd import add_db_commands
 from sandbox.cli.policy_cmd import add_policy_commands
 from sandbox.cli.store_cmd import add_store_commands
 from sandbox.errors import SandboxError
@@ -25,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_store_commands(commands)
     add_policy_commands(commands)
     add_audit_commands(commands)
+    add_db_commands(commands)
     return parser
 
 

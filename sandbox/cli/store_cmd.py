@@ -7,19 +7,24 @@ import datetime
 import sys
 from pathlib import Path
 
-from sandbox.audit_verify import verify
+from sandbox.audit import ChainedAuditSink
 from sandbox.cli.common import DEFAULT_STORE, add_policy_option, open_sandbox, policy_from
 from sandbox.decision import CallContext
 from sandbox.pipeline import Sandbox
+from sandbox.policy import Policy
 from sandbox.replay import ReplaySummary, format_row, read_session, replay
 from sandbox.retention import expire, purge
-from sandbox.storage.local import LocalStorage
+from sandbox.storage.url import Stores, open_stores, shown_url
 
 __all__ = ["add_store_commands"]
 
 
 def _add_store_option(parser: argparse.ArgumentParser, scope_help: str) -> None:
-    parser.add_argument("--store", default=DEFAULT_STORE, help=f"store URL (default: {DEFAULT_STORE})")
+    parser.add_argument(
+        "--store",
+        default=DEFAULT_STORE,
+        help=f"store URL: file:DIR, sqlite:FILE, postgresql://..., memory: (default: {DEFAULT_STORE})",
+    )
     parser.add_argument("--scope", default=None, help=scope_help)
     add_policy_option(parser)
 
@@ -27,10 +32,10 @@ def _add_store_option(parser: argparse.ArgumentParser, scope_help: str) -> None:
 def add_store_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = commands.add_parser("replay", help="replay recorded memory-tool calls through the sandbox")
     run.add_argument("session", type=Path, help="JSON lines file, one tool_use input per line")
-    _add_store_option(run, "a scope folder under a file store (calls that name a scope use their own)")
+    _add_store_option(run, "the scope to use (calls that name a scope use their own)")
     run.set_defaults(handler=_replay)
     old = commands.add_parser("expire", help="delete files past their time to live ([retention])")
-    _add_store_option(old, "only this scope's folder under a file store")
+    _add_store_option(old, "only this scope")
     old.add_argument("--now", default=None, help="the time to measure ages from (ISO 8601; default: now)")
     old.set_defaults(handler=_expire)
     erase = commands.add_parser("purge", help="erase a scope entirely (for erasure requests)")
@@ -46,16 +51,21 @@ def _replay(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         print(f"memory-sandbox: cannot read {args.session}: {type(exc).__name__}", file=sys.stderr)
         return 2
+    with open_stores(args.store) as stores:
+        return _replay_into(args, policy, stores, lines)
+
+
+def _replay_into(args: argparse.Namespace, policy: Policy, stores: Stores, lines: list[str]) -> int:
     sandboxes: dict[str | None, Sandbox] = {}
 
     def sandbox_for(context: CallContext) -> Sandbox:
         scope = context.scope or args.scope
         if scope not in sandboxes:
-            sandboxes[scope] = open_sandbox(policy, args.store, scope)
+            sandboxes[scope] = open_sandbox(policy, stores, scope)
         return sandboxes[scope]
 
     summary = ReplaySummary()
-    print(f"Replaying {args.session} (policy {policy.id} r{policy.revision}, store {args.store})")
+    print(f"Replaying {args.session} (policy {policy.id} r{policy.revision}, store {shown_url(args.store)})")
     for row in replay(read_session(lines), sandbox_for):
         summary.add(row)
         print(format_row(row))
@@ -77,17 +87,18 @@ def _replay(args: argparse.Namespace) -> int:
                 f"{used.files} of {quota.max_files or 0} files"
             )
         sandbox.close()
-        log = getattr(sandbox.audit, "path", None)
-        if log is not None:
-            print(f"audit{f' ({scope})' if scope else ''}: {verify(log).summary()} [{log}]")
+        if isinstance(sandbox.audit, ChainedAuditSink):
+            where = getattr(sandbox.audit, "path", None) or repr(sandbox.audit)
+            print(f"audit{f' ({scope})' if scope else ''}: {sandbox.audit.verify().summary()} [{where}]")
     return 0
 
 
 def _expire(args: argparse.Namespace) -> int:
-    sandbox = open_sandbox(policy_from(args), args.store, args.scope)
     now = datetime.datetime.fromisoformat(args.now).timestamp() if args.now else None
-    report = expire(sandbox, now)
-    sandbox.close()
+    with open_stores(args.store) as stores:
+        sandbox = open_sandbox(policy_from(args), stores, args.scope)
+        report = expire(sandbox, now)
+        sandbox.close()
     for path in report.deleted:
         print(f"expired {path}")
     for path in report.failed:
@@ -101,15 +112,19 @@ def _purge(args: argparse.Namespace) -> int:
         print("memory-sandbox: purge needs --scope (the scope to erase)", file=sys.stderr)
         return 2
     if not args.yes:
-        answer = input(f"Erase every memory of scope {args.scope!r} in {args.store}? Type the scope id to confirm: ")
+        answer = input(
+            f"Erase every memory of scope {args.scope!r} in {shown_url(args.store)}? Type the scope id to confirm: "
+        )
         if answer.strip() != args.scope:
             print("Nothing erased.")
             return 1
-    sandbox = open_sandbox(policy_from(args), args.store, args.scope)
-    deleted = purge(sandbox)
-    sandbox.close()
-    storage = getattr(sandbox.backend, "storage", None)
-    if isinstance(storage, LocalStorage):
-        storage.erase()  # the scope's folder and the store's own files with it
+    with open_stores(args.store) as stores:
+        sandbox = open_sandbox(policy_from(args), stores, args.scope)
+        deleted = purge(sandbox)
+        sandbox.close()
+        storage = getattr(sandbox.backend, "storage", None)
+        erase = getattr(storage, "erase", None)
+        if callable(erase):
+            erase()  # the scope's folder (or rows) and the store's own records of it
     print(f"purged scope {args.scope!r}: {len(deleted)} top-level entries erased")
     return 0

@@ -40,6 +40,7 @@ from sandbox.errors import (
     NotADirectory,
     NotAFile,
     NotFound,
+    QuotaExceeded,
     SandboxError,
     StorageError,
     UnsafeEntry,
@@ -185,7 +186,13 @@ class LocalStorage:
         with self._writing() as tally:
             if quota is not None:
                 # Under the store's lock: no other writer, in any process, moves usage meanwhile.
-                quota.check(tally.usage, len(data), 1)
+                try:
+                    quota.check(tally.usage, len(data), 1)
+                except QuotaExceeded:
+                    # As every adapter answers: a taken name or a file in the way comes before the quota.
+                    if self._taken(path):
+                        raise AlreadyExists(path) from None
+                    raise
             with _Mapped(str(path)), self._folder(path.parent, create=True) as folder:
                 self._place(folder, data, path.name, replace=False)
             tally.add(len(data), 1)
@@ -261,6 +268,15 @@ class LocalStorage:
             return tally.usage
 
     # internals
+
+    def _taken(self, path: MemoryPath) -> bool:
+        """Whether something is at ``path``; NotADirectory when a file stands on the way."""
+        try:
+            with _Mapped(str(path)), self._folder(path.parent) as folder:
+                os.stat(path.name, dir_fd=folder, follow_symlinks=False)
+        except NotFound:
+            return False
+        return True
 
     def _folder(self, path: MemoryPath, *, create: bool = False) -> _OpenFolder:
         """A descriptor of the folder at ``path``, reached one no-follow step at a time."""

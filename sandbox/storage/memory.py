@@ -43,7 +43,10 @@ class InMemoryStorage:
 
     def stat(self, path: MemoryPath) -> Entry | None:
         with self._lock:
-            node = self._find(path)
+            try:
+                node = self._find(path)
+            except NotADirectory:
+                return None
             if node is None:
                 return None
             return _entry(path.name, node)
@@ -115,8 +118,11 @@ class InMemoryStorage:
 
     def _find(self, path: MemoryPath) -> _Node | None:
         node: _Node = self._root
-        for name in path.parts:
-            if not isinstance(node, dict) or name not in node:
+        for depth, name in enumerate(path.parts):
+            if not isinstance(node, dict):
+                # A file stands where a folder is needed: name it, as every adapter does.
+                raise NotADirectory(_prefix(path, depth))
+            if name not in node:
                 return None
             node = node[name]
         return node
@@ -139,12 +145,16 @@ class InMemoryStorage:
 
     def _make_folders(self, path: MemoryPath) -> _Folder:
         folder = self._root
-        for name in path.parts:
+        for depth, name in enumerate(path.parts, 1):
             node = folder.setdefault(name, {})
             if not isinstance(node, dict):
-                raise NotADirectory(path)
+                raise NotADirectory(_prefix(path, depth))
             folder = node
         return folder
+
+
+def _prefix(path: MemoryPath, depth: int) -> str:
+    return "/memories/" + "/".join(path.parts[:depth])
 
 
 def _entry(name: str, node: _Node) -> Entry:

@@ -1,21 +1,27 @@
-"""The contract every storage adapter meets, through the sandbox's six commands.
+"""The contract every store meets, through the sandbox's six commands.
 
-Each adapter's test module subclasses :class:`StorageContract` and provides the
-``storage`` fixture. The texts asserted are the memory tool's reference strings.
+:class:`CommandContract` holds what the model sees (all six commands, every
+reference string, errors, quotas); it runs for every storage adapter and for wrap
+mode. :class:`StorageContract` adds the adapter level and scopes. Each adapter's
+module subclasses it and provides the ``scoped`` fixture: a function giving the
+adapter of a scope, all scopes on one backend. The texts asserted are the memory
+tool's reference strings.
 """
 
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from sandbox import Sandbox, load_policy
 from sandbox.decision import ListAuditSink
-from sandbox.errors import AlreadyExists, NotADirectory, NotAFile, NotFound
+from sandbox.errors import AlreadyExists, NotADirectory, NotAFile, NotFound, QuotaExceeded
 from sandbox.paths import ROOT, canonicalize
-from sandbox.storage.base import StorageAdapter
+from sandbox.policy import Policy, parse_policy
+from sandbox.storage.base import Quota, StorageAdapter, Usage
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
 VIEW_DIR_HEADER = (
@@ -23,13 +29,21 @@ VIEW_DIR_HEADER = (
 )
 
 
-class Tool:
-    """A sandbox over one adapter, with helpers that return text and error flag."""
+QUOTA_POLICY = 'schema_version = 1\nid = "quota"\nrevision = 1\n[quota]\nmax_bytes = 30\nmax_files = 2\n'
 
-    def __init__(self, storage: StorageAdapter) -> None:
-        self.audit = ListAuditSink()
+
+class Tool:
+    """A sandbox, with helpers that return text and error flag; ``storage`` holds the bytes."""
+
+    def __init__(self, storage: StorageAdapter, sandbox: Sandbox, audit: ListAuditSink) -> None:
+        self.audit = audit
         self.storage = storage
-        self.sandbox = Sandbox(policy=load_policy("default"), storage=storage, audit=self.audit)
+        self.sandbox = sandbox
+
+    @classmethod
+    def over(cls, storage: StorageAdapter, policy: Policy) -> Tool:
+        audit = ListAuditSink()
+        return cls(storage, Sandbox(policy=policy, storage=storage, audit=audit), audit)
 
     def __call__(self, **command: Any) -> tuple[bool, Any]:
         result = self.sandbox.execute(command)
@@ -53,16 +67,19 @@ class Tool:
         return self.storage.read(canonicalize(path)).decode("utf-8")
 
 
-class StorageContract:
-    """Behaviour shared by every adapter."""
+MakeTool = Callable[[Policy], Tool]
+
+
+class CommandContract:
+    """What the model sees, the same from every store."""
 
     @pytest.fixture
-    def storage(self) -> StorageAdapter:  # pragma: no cover - each adapter's module overrides it
+    def make_tool(self) -> MakeTool:  # pragma: no cover - each module overrides it
         raise NotImplementedError
 
     @pytest.fixture
-    def tool(self, storage: StorageAdapter) -> Tool:
-        return Tool(storage)
+    def tool(self, make_tool: MakeTool) -> Tool:
+        return make_tool(load_policy("default"))
 
     # view of folders
 
@@ -151,9 +168,9 @@ class StorageContract:
             "The path /memories/none.md does not exist. Please provide a valid path."
         )
 
-    def test_view_image(self, tool: Tool, storage: StorageAdapter) -> None:
+    def test_view_image(self, tool: Tool) -> None:
         """A .png file is returned as an image block."""
-        storage.create(canonicalize("/memories/pic.png"), PNG)
+        tool.storage.create(canonicalize("/memories/pic.png"), PNG)
         blocks = tool.ok(command="view", path="/memories/pic.png")
         assert blocks[0]["type"] == "image"
         assert blocks[0]["source"]["media_type"] == "image/png"
@@ -164,9 +181,9 @@ class StorageContract:
         tool.create("/memories/pic.jpg", "not an image")
         assert "not a valid JPEG image" in tool.error(command="view", path="/memories/pic.jpg")
 
-    def test_view_non_utf8_file(self, tool: Tool, storage: StorageAdapter) -> None:
+    def test_view_non_utf8_file(self, tool: Tool) -> None:
         """Binary content is refused with a clear error."""
-        storage.create(canonicalize("/memories/bin.dat"), b"\xff\xfe\x00")
+        tool.storage.create(canonicalize("/memories/bin.dat"), b"\xff\xfe\x00")
         assert "not UTF-8 text" in tool.error(command="view", path="/memories/bin.dat")
 
     # create
@@ -189,7 +206,12 @@ class StorageContract:
     def test_create_inside_file(self, tool: Tool) -> None:
         """create below a file is refused."""
         tool.create("/memories/a.md", "one")
-        assert "is inside a file" in tool.error(command="create", path="/memories/a.md/b.md", file_text="x")
+        assert tool.error(command="create", path="/memories/a.md/b.md", file_text="x") == (
+            "Error: The path /memories/a.md is a file, not a folder"
+        )
+        assert tool.error(command="view", path="/memories/a.md/b.md") == (
+            "Error: The path /memories/a.md is a file, not a folder"
+        )
 
     # str_replace
 
@@ -327,6 +349,73 @@ class StorageContract:
         assert "Access denied" in tool.error(command="rename", old_path=old, new_path=new)
         assert tool.read("/memories/a/x.md") == "x"
 
+    # quotas (the sandbox passes the policy's quota to the store, which checks it with the write)
+
+    def test_quota_bytes_and_files(self, make_tool: MakeTool) -> None:
+        """Writes past the quota are refused and change nothing; deleting frees room."""
+        tool = make_tool(parse_policy(QUOTA_POLICY, source="quota.toml"))
+        tool.create("/memories/a.md", "0123456789abcdefghij")
+        over = tool.error(command="create", path="/memories/b.md", file_text="x" * 11)
+        assert over == (
+            "Error: Access denied: quota exceeded: this memory would hold 31 bytes; "
+            "the quota is 30 bytes (quota.max_bytes). Delete something first."
+        )
+        tool.create("/memories/b.md", "x")
+        files = tool.error(command="create", path="/memories/c.md", file_text="")
+        assert "would hold 3 files; the quota is 2 files (quota.max_files)" in files
+        grow = tool.error(command="str_replace", path="/memories/a.md", old_str="0", new_str="y" * 12)
+        assert "the quota is 30 bytes" in grow
+        assert tool.read("/memories/a.md") == "0123456789abcdefghij"
+        assert tool.storage.usage() == Usage(21, 2)
+        tool.ok(command="delete", path="/memories/a.md")
+        tool.create("/memories/c.md", "z" * 25)
+        assert tool.storage.usage() == Usage(26, 2)
+
+    def test_quota_names_existing_file_first(self, make_tool: MakeTool) -> None:
+        """At the quota, creating a name that is taken says so rather than blaming the quota."""
+        tool = make_tool(parse_policy(QUOTA_POLICY, source="quota.toml"))
+        tool.create("/memories/a.md", "x" * 30)
+        assert tool.error(command="create", path="/memories/a.md", file_text="y") == (
+            "Error: File /memories/a.md already exists"
+        )
+
+    def test_usage_follows_folders(self, make_tool: MakeTool) -> None:
+        """Usage counts files in folders, is unchanged by a move and freed by deleting the folder."""
+        tool = make_tool(load_policy("default"))
+        tool.create("/memories/d/x.md", "abc")
+        tool.create("/memories/d/e/y.md", "de")
+        assert tool.storage.usage() == Usage(5, 2)
+        tool.ok(command="rename", old_path="/memories/d", new_path="/memories/f/d")
+        assert tool.storage.usage() == Usage(5, 2)
+        assert tool.read("/memories/f/d/e/y.md") == "de"
+        tool.ok(command="delete", path="/memories/f")
+        assert tool.storage.usage() == Usage(0, 0)
+
+    def test_one_decision_per_call(self, tool: Tool) -> None:
+        """Every call, allowed or refused, leaves exactly one outcome record."""
+        tool(command="view", path="/memories")
+        tool(command="view", path="/memories/../x")
+        tool(command="bogus")
+        tool(command="create", path="/memories/a.md", file_text="x")
+        assert [d.outcome for d in tool.audit.outcomes] == ["ok", "denied", "denied", "ok"]
+        assert len(tool.audit.intents) == 2
+
+
+class StorageContract(CommandContract):
+    """Behaviour shared by every storage adapter, and scopes on one backend."""
+
+    @pytest.fixture
+    def scoped(self) -> Callable[[str], StorageAdapter]:  # pragma: no cover - each adapter's module overrides it
+        raise NotImplementedError
+
+    @pytest.fixture
+    def storage(self, scoped: Callable[[str], StorageAdapter]) -> StorageAdapter:
+        return scoped("user-1")
+
+    @pytest.fixture
+    def make_tool(self, storage: StorageAdapter) -> MakeTool:
+        return lambda policy: Tool.over(storage, policy)
+
     # adapter level
 
     def test_adapter_errors(self, storage: StorageAdapter) -> None:
@@ -356,11 +445,44 @@ class StorageContract:
             storage.modify(path, edit)
         assert storage.read(path) == b"before"
 
-    def test_one_decision_per_call(self, tool: Tool) -> None:
-        """Every call, allowed or refused, leaves exactly one outcome record."""
-        tool(command="view", path="/memories")
-        tool(command="view", path="/memories/../x")
-        tool(command="bogus")
-        tool(command="create", path="/memories/a.md", file_text="x")
-        assert [d.outcome for d in tool.audit.outcomes] == ["ok", "denied", "denied", "ok"]
-        assert len(tool.audit.intents) == 2
+    def test_quota_checked_by_adapter(self, storage: StorageAdapter) -> None:
+        """The adapter itself refuses growth past the quota it is given, and writes nothing."""
+        quota = Quota(max_bytes=4, max_files=1)
+        storage.create(canonicalize("/memories/a"), b"abcd", quota)
+        with pytest.raises(QuotaExceeded):
+            storage.modify(canonicalize("/memories/a"), lambda data: data + b"e", quota)
+        with pytest.raises(QuotaExceeded):
+            storage.create(canonicalize("/memories/b"), b"", quota)
+        assert storage.read(canonicalize("/memories/a")) == b"abcd"
+        assert storage.stat(canonicalize("/memories/b")) is None
+
+    # scopes
+
+    def test_scopes_isolated(self, scoped: Callable[[str], StorageAdapter]) -> None:
+        """Scopes on one backend share nothing: files, listings, usage, deletes, renames."""
+        alice, bob = (
+            Tool.over(scoped("alice"), load_policy("default")),
+            Tool.over(scoped("bob"), load_policy("default")),
+        )
+        alice.create("/memories/notes/a.md", "alice")
+        bob.create("/memories/notes/b.md", "bob-bob")
+        assert "b.md" not in alice.ok(command="view", path="/memories/notes")
+        assert "does not exist" in alice.error(command="view", path="/memories/notes/b.md")
+        assert alice.storage.usage() == Usage(5, 1) and bob.storage.usage() == Usage(7, 1)
+        alice.ok(command="rename", old_path="/memories/notes", new_path="/memories/moved")
+        assert bob.read("/memories/notes/b.md") == "bob-bob"
+        alice.ok(command="delete", path="/memories/moved")
+        assert bob.read("/memories/notes/b.md") == "bob-bob"
+        assert alice.ok(command="view", path="/memories").splitlines()[1:] == ["4.0K\t/memories"]
+
+    def test_scope_ids_are_data(self, scoped: Callable[[str], StorageAdapter]) -> None:
+        """Scope ids that look like paths, patterns or SQL reach only their own scope."""
+        odd = ["../bob", "%", "b_b", "bob' OR '1'='1", "BOB", "bob/"]
+        scoped("bob").create(canonicalize("/memories/b.md"), b"bob")
+        for scope in odd:
+            store = scoped(scope)
+            assert store.stat(canonicalize("/memories/b.md")) is None, scope
+            store.create(canonicalize("/memories/b.md"), scope.encode())
+        assert scoped("bob").read(canonicalize("/memories/b.md")) == b"bob"
+        for scope in odd:
+            assert scoped(scope).read(canonicalize("/memories/b.md")) == scope.encode()

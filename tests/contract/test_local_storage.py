@@ -1,8 +1,8 @@
-"""The storage contract for LocalStorage, on a real folder."""
+"""The storage contract for LocalStorage, on a real folder (a folder per scope)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +13,8 @@ from tests.contract.contract import StorageContract
 
 class TestLocalStorage(StorageContract):
     @pytest.fixture
-    def storage(self, tmp_path: Path) -> Iterator[LocalStorage]:
-        with LocalStorage(tmp_path / "store") as store:
-            yield store
+    def scoped(self, tmp_path: Path) -> Iterator[Callable[[str], LocalStorage]]:
+        opened: dict[str, LocalStorage] = {}
+        yield lambda scope: opened.setdefault(scope, LocalStorage.for_scope(tmp_path / "scopes", scope))
+        for store in opened.values():
+            store.close()

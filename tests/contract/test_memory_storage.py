@@ -1,6 +1,8 @@
-"""The storage contract for InMemoryStorage, the reference adapter."""
+"""The storage contract for InMemoryStorage, the reference adapter (one instance per scope)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import pytest
 
@@ -10,5 +12,6 @@ from tests.contract.contract import StorageContract
 
 class TestInMemoryStorage(StorageContract):
     @pytest.fixture
-    def storage(self) -> InMemoryStorage:
-        return InMemoryStorage()
+    def scoped(self) -> Callable[[str], InMemoryStorage]:
+        scopes: dict[str, InMemoryStorage] = {}
+        return lambda scope: scopes.setdefault(scope, InMemoryStorage())

@@ -1,0 +1,203 @@
+"""The audit chain in PostgreSQL: one serialized order of records across every worker.
+
+:class:`PostgresAuditLog` writes exactly the records of the file log (same fields,
+same ``seq``/``prev`` chain, same signed checkpoints) as rows of ``memory_audit``,
+keyed by log name and ``seq``; checkpoints are also copied to
+``memory_audit_witness``. Each append is one transaction that takes a
+transaction-level advisory lock for the log, reads the chain's last line, and
+inserts the next: workers on any number of hosts extend one chain, in one order.
+:func:`verify_postgres` checks it exactly as :func:`~sandbox.audit_verify.verify`
+checks a file.
+
+Grant the workers' role only ``SELECT, INSERT`` on the two audit tables: then no
+worker can rewrite or cut the chain, and the signatures show any change made by
+someone who can.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Final, LiteralString
+
+import psycopg
+
+from sandbox.audit import AuditError, ChainedAuditSink, line_hash
+from sandbox.audit_keys import Signer, Verifier, load_signer, load_verifier
+from sandbox.audit_verify import AuditUnreadable, VerifyReport, check_witness, verify_lines
+from sandbox.policy import AuditSection
+from sandbox.storage.postgres import PostgresDatabase
+
+__all__ = ["PostgresAuditLog", "dump_postgres", "read_postgres_records", "verify_postgres"]
+
+_ATTEMPTS: Final = 3
+
+
+def _lock_key(log: str) -> int:
+    """The advisory lock of one log: a signed 64-bit number from its name."""
+    digest = hashlib.sha256(b"memory-sandbox audit\0" + log.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+class _Lost(AuditError):
+    """The connection went away before the append committed; it may simply run again."""
+
+
+class PostgresAuditLog(ChainedAuditSink):
+    """The audit chain named ``log`` in a PostgreSQL database, shared by every worker."""
+
+    def __init__(
+        self,
+        database: PostgresDatabase,
+        signer: Signer,
+        *,
+        log: str = "audit",
+        settings: AuditSection,
+        owned: bool = False,
+    ) -> None:
+        super().__init__(signer, settings)
+        self.database = database
+        self.log = log
+        self._owned = owned
+        self._key = _lock_key(log)
+        self._connection: psycopg.Connection[Any] | None = None
+
+    @classmethod
+    def open(
+        cls, database: PostgresDatabase | str, *, key_file: str | Path, log: str = "audit", **settings: Any
+    ) -> PostgresAuditLog:
+        """Open the chain ``log`` of a database (or of a DSN, pooled for this log alone).
+
+        ``key_file`` is the signing key (made if missing); every worker of a fleet
+        uses the same one. ``settings`` are those of a policy's ``[audit]`` section.
+        """
+        signer = load_signer(Path(key_file))
+        owned = not isinstance(database, PostgresDatabase)
+        db = database if isinstance(database, PostgresDatabase) else PostgresDatabase(database, max_size=2)
+        return cls(db, signer, log=log, settings=AuditSection(**settings), owned=owned)
+
+    def __repr__(self) -> str:
+        return f"PostgresAuditLog({self.database.description!r}, log={self.log!r}, {self._signer.kind})"
+
+    def _append(self, event: str, fields: dict[str, Any], *, sync: bool) -> None:
+        for attempt in range(1, _ATTEMPTS + 1):
+            try:
+                super()._append(event, fields, sync=sync)
+            except _Lost:
+                if attempt == _ATTEMPTS:
+                    raise AuditError("Error: The audit log cannot be written; the call was refused.") from None
+            else:
+                return
+
+    @contextmanager
+    def _locked(self, *, sync: bool = True) -> Iterator[None]:
+        with self._thread_lock:
+            try:
+                with self.database.connection() as connection, connection.pipeline(), connection.transaction():
+                    # Commits of records that are not synced may reach the disk a moment later.
+                    connection.execute(
+                        "SELECT pg_advisory_xact_lock(%s), set_config('synchronous_commit', %s, true)",
+                        (self._key, "on" if sync else "off"),
+                    )
+                    row = connection.execute(
+                        "SELECT seq, line FROM memory_audit WHERE log = %s ORDER BY seq DESC LIMIT 1", (self.log,)
+                    ).fetchone()
+                    self._seq, self._last = (int(row[0]), line_hash(row[1].encode("utf-8"))) if row else (0, "0" * 64)
+                    self._connection = connection
+                    yield
+            except psycopg.OperationalError as exc:
+                if exc.sqlstate is None or exc.sqlstate.startswith(("08", "57P", "40")):
+                    raise _Lost("Error: The audit log lost its connection.") from None
+                raise AuditError("Error: The audit log cannot be written; the call was refused.") from None
+            except psycopg.Error as exc:
+                raise AuditError(
+                    "Error: The audit log cannot be written; the call was refused.", detail=type(exc).__name__
+                ) from None
+            finally:
+                self._connection = None
+
+    def verify(self) -> VerifyReport:
+        """Check the whole chain now, with this log's own key."""
+        return verify_postgres(self.database, verifier=self._signer.verifier(), log=self.log)
+
+    def _store_line(self, line: bytes) -> None:
+        self._insert("INSERT INTO memory_audit (log, seq, line) VALUES (%s, %s, %s)", line)
+
+    def _store_witness(self, line: bytes) -> None:
+        self._insert("INSERT INTO memory_audit_witness (log, seq, line) VALUES (%s, %s, %s)", line)
+
+    def _insert(self, statement: LiteralString, line: bytes) -> None:
+        if self._connection is None:  # pragma: no cover - only called inside _locked
+            raise AuditError("Error: The audit log is not open for writing.")
+        self._connection.execute(statement, (self.log, self._seq + 1, line.rstrip(b"\n").decode("utf-8")))
+
+    def _after_append(self, *, sync: bool) -> None:
+        return None
+
+    def _release(self) -> None:
+        if self._owned:
+            self.database.close()
+
+
+_SELECT: Final[dict[str, LiteralString]] = {
+    "memory_audit": "SELECT seq, line FROM memory_audit WHERE log = %s ORDER BY seq",
+    "memory_audit_witness": "SELECT seq, line FROM memory_audit_witness WHERE log = %s ORDER BY seq",
+}
+
+
+def _lines(database: PostgresDatabase, table: str, log: str) -> Iterator[tuple[int, bytes]]:
+    # A named (server-side) cursor streams the chain instead of loading it whole.
+    with (
+        database.connection() as connection,
+        connection.transaction(),
+        connection.cursor(name=f"memory_sandbox_{table}") as cursor,
+    ):
+        cursor.itersize = 5000
+        cursor.execute(_SELECT[table], (log,))
+        for seq, line in cursor:
+            yield int(seq), line.encode("utf-8") + b"\n"
+
+
+def verify_postgres(
+    database: PostgresDatabase, *, key_file: Path | None = None, verifier: Verifier | None = None, log: str = "audit"
+) -> VerifyReport:
+    """Check the chain ``log`` in the database: every record chained, checkpoints signed, witness matched."""
+    if verifier is None:
+        if key_file is None:
+            raise AuditUnreadable("Error: verifying needs the public key (or the HMAC key) of the log")
+        verifier = load_verifier(key_file)
+    report = VerifyReport(segments=[f"memory_audit[{log}]"], key_id=verifier.key_id)
+    try:
+        chain = verify_lines(
+            ((f"memory_audit[{log}]", seq, line) for seq, line in _lines(database, "memory_audit", log)),
+            verifier,
+            report,
+        )
+        if report.records == 0 and report.ok:
+            raise AuditUnreadable(f"Error: no audit records for log {log!r} in {database.description}")
+        if report.ok:
+            witnessed = [line.rstrip(b"\n") for _, line in _lines(database, "memory_audit_witness", log)]
+            check_witness(f"memory_audit_witness[{log}]", witnessed, chain.checkpoints, report)
+    except psycopg.Error as exc:
+        raise AuditUnreadable(f"Error: cannot read the audit log ({type(exc).__name__})") from None
+    return report
+
+
+def dump_postgres(database: PostgresDatabase, path: Path, *, log: str = "audit") -> Path:
+    """Write the chain ``log`` as a file log at ``path`` (and its witness beside it), verifiable offline."""
+    with path.open("wb") as out:
+        for _, line in _lines(database, "memory_audit", log):
+            out.write(line)
+    with open(f"{path}.witness", "wb") as out:
+        for _, line in _lines(database, "memory_audit_witness", log):
+            out.write(line)
+    return path
+
+
+def read_postgres_records(database: PostgresDatabase, log: str = "audit") -> Iterator[dict[str, Any]]:
+    """Every record of the chain ``log``, in order (parse only; verify separately)."""
+    for _, line in _lines(database, "memory_audit", log):
+        yield json.loads(line)

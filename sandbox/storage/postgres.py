@@ -1,0 +1,270 @@
+"""``PostgresStorage``: memory in PostgreSQL, shared by a fleet of workers on many hosts.
+
+Files and folders are rows of ``memory_entries`` keyed by ``(scope, path)``; each
+scope's usage is a row of ``memory_usage``. Every command is one transaction at
+READ COMMITTED that first locks its scope's usage row, so the writers of a scope
+take turns across every worker: the quota check and the write happen together,
+an edit reads the latest content under the lock and no edit is lost. ``create``
+and ``rename`` never overwrite because the primary key refuses a second row, not
+because of a look beforehand. Every statement names the scope; with
+``row_security`` the database enforces it too (see :meth:`PostgresDatabase.migrate`).
+
+Lost connections, serialization failures and deadlocks are retried a few times;
+then the call fails with a short storage error. A transaction either commits or
+leaves nothing; if the connection drops during the commit itself, the error says
+the outcome is unknown rather than guessing.
+
+The schema is made and upgraded by the library (``memory-sandbox db migrate``),
+under an advisory lock, so workers starting together do it once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Final
+
+import psycopg
+import psycopg.errors
+import psycopg_pool
+
+from sandbox.audit import AuditError, ChainedAuditSink
+from sandbox.audit_keys import load_signer
+from sandbox.errors import StorageError
+from sandbox.policy import AuditSection
+from sandbox.storage.sql import SCHEMA, Cursor, Migration, SqlStorage, migrate
+
+__all__ = ["MIGRATIONS", "PostgresDatabase", "PostgresStorage", "describe_dsn"]
+
+_TYPES: Final = {"text": 'TEXT COLLATE "C"', "blob": "BYTEA"}  # "C": code point order, as the other adapters
+#: pg_advisory_xact_lock key serializing migrations ("memsbx" in ASCII).
+_MIGRATION_LOCK: Final = 0x6D656D736278
+_SCOPE_SETTING: Final = "memory_sandbox.scope"
+_LOCKED_CONTENT: Final = "SELECT is_dir, content FROM memory_entries WHERE scope = ? AND path = ? FOR UPDATE"
+
+#: Storage tables, the audit chain, and the row-security policies (inactive until enabled).
+MIGRATIONS: Final[tuple[Migration, ...]] = (
+    *SCHEMA,
+    (
+        "audit-1",
+        (
+            "CREATE TABLE memory_audit (log {text} NOT NULL, seq BIGINT NOT NULL, line TEXT NOT NULL,"
+            " PRIMARY KEY (log, seq))",
+            "CREATE TABLE memory_audit_witness (log {text} NOT NULL, seq BIGINT NOT NULL, line TEXT NOT NULL,"
+            " PRIMARY KEY (log, seq))",
+        ),
+    ),
+    (
+        "row-security-1",
+        tuple(
+            f"CREATE POLICY {table}_scope ON {table}"
+            f" USING (scope = current_setting('{_SCOPE_SETTING}', true))"
+            f" WITH CHECK (scope = current_setting('{_SCOPE_SETTING}', true))"
+            for table in ("memory_entries", "memory_usage")
+        ),
+    ),
+)
+
+
+def describe_dsn(dsn: str) -> str:
+    """The DSN without its password, for messages and reprs."""
+    try:
+        params = psycopg.conninfo.conninfo_to_dict(dsn)
+    except psycopg.Error:
+        return "postgresql://[unparsable DSN]"
+    host, port, name = params.get("host", ""), params.get("port", ""), params.get("dbname", "")
+    return f"postgresql://{host}{':' + str(port) if port else ''}/{name}"
+
+
+class _PgCursor(Cursor):
+    __slots__ = ("_connection", "_statements")
+
+    def __init__(self, connection: psycopg.Connection[Any], statements: dict[str, str]) -> None:
+        self._connection = connection
+        self._statements = statements
+
+    def run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        statement = self._statements.get(sql)
+        if statement is None:
+            statement = self._statements[sql] = sql.replace("?", "%s")
+        cursor = self._connection.execute(statement, params)
+        return cursor.fetchall() if cursor.description is not None else []
+
+
+class PostgresDatabase:
+    """A pool of connections to one PostgreSQL database holding the memory of any number of scopes.
+
+    Open one per worker process and take an adapter per scope with :meth:`storage`;
+    the adapters share the pool. ``row_security`` sets the scope of every
+    transaction for the database's row-level security policies.
+    """
+
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        min_size: int = 1,
+        max_size: int = 8,
+        timeout: float = 30.0,
+        row_security: bool = False,
+        migrate: bool = True,
+    ) -> None:
+        self.description = describe_dsn(dsn)
+        self.row_security = row_security
+        self._statements: dict[str, str] = {}
+        self._pool = psycopg_pool.ConnectionPool(
+            dsn,
+            min_size=min_size,
+            max_size=max_size,
+            timeout=timeout,
+            open=False,
+            kwargs={"autocommit": True, "application_name": "memory-sandbox"},
+            name="memory-sandbox",
+        )
+        try:
+            self._pool.open(wait=True, timeout=timeout)
+            with self._pool.connection() as connection:
+                encoding = connection.execute("SHOW server_encoding").fetchone()
+            _require_utf8(encoding)
+            self.applied = self.migrate() if migrate else []
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            self._pool.close()
+            raise StorageError(
+                f"Error: The memory database {self.description} cannot be reached.", detail=type(exc).__name__
+            ) from None
+        except BaseException:
+            self._pool.close()
+            raise
+
+    def __repr__(self) -> str:
+        return f"PostgresDatabase({self.description!r})"
+
+    def __enter__(self) -> PostgresDatabase:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def storage(self, scope: str = "default") -> PostgresStorage:
+        """The adapter of one scope; it shares this database's pool."""
+        return PostgresStorage(self, scope)
+
+    def migrate(self, *, row_security: bool | None = None) -> list[str]:
+        """Bring the schema up to date (once, whoever runs it first); return the migrations applied.
+
+        ``row_security`` True enables and forces the scope policies on the storage tables
+        (from then on every transaction must set its scope, which adapters of a database
+        opened with ``row_security=True`` do); False disables them; None leaves them.
+        """
+        with self._pool.connection() as connection, connection.transaction():
+            connection.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            applied = migrate(_PgCursor(connection, self._statements), MIGRATIONS, _TYPES)
+            if row_security is not None:
+                action = "ENABLE" if row_security else "DISABLE"
+                force = "FORCE" if row_security else "NO FORCE"
+                for table in ("memory_entries", "memory_usage"):
+                    connection.execute(f"ALTER TABLE {table} {action} ROW LEVEL SECURITY")
+                    connection.execute(f"ALTER TABLE {table} {force} ROW LEVEL SECURITY")
+        return applied
+
+    def close(self) -> None:
+        self._pool.close()
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection in autocommit mode (for the audit sink and tools)."""
+        with self._pool.connection() as connection:
+            yield connection
+
+    @contextmanager
+    def transaction(self, scope: str, *, single: bool = False) -> Iterator[Cursor]:
+        """One transaction for ``scope`` (``single``: one statement, run on its own)."""
+        with self._pool.connection() as connection:
+            cursor = _PgCursor(connection, self._statements)
+            if single and not self.row_security:
+                yield cursor
+                return
+            committing = False
+            try:
+                with connection.transaction():
+                    if self.row_security:
+                        connection.execute("SELECT set_config(%s, %s, true)", (_SCOPE_SETTING, scope))
+                    yield cursor
+                    committing = True
+            except psycopg.OperationalError as exc:
+                if committing and not _rolled_back(exc):
+                    raise StorageError(
+                        "Error: The memory store lost its connection while saving; the change may or may not "
+                        "have been made. View the file before trying again.",
+                        detail=type(exc).__name__,
+                    ) from None
+                raise
+
+
+def _require_utf8(encoding: tuple[Any, ...] | None) -> None:
+    if encoding is None or str(encoding[0]).upper() not in ("UTF8", "UTF-8"):
+        raise StorageError("Error: The memory database must use the UTF8 encoding.")
+
+
+def _rolled_back(exc: BaseException) -> bool:
+    """Whether the server certainly rolled the transaction back (a conflict, not a lost connection)."""
+    return isinstance(exc, (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected))
+
+
+class PostgresStorage(SqlStorage):
+    """The memory of one scope in PostgreSQL.
+
+    ``PostgresStorage(dsn)`` opens a pool for itself (closed by :meth:`close`);
+    ``PostgresDatabase(dsn).storage(scope)`` shares one pool among scopes.
+    """
+
+    def __init__(self, database: PostgresDatabase | str, scope: str = "default") -> None:
+        super().__init__(scope)
+        self._owned = not isinstance(database, PostgresDatabase)
+        self.database = database if isinstance(database, PostgresDatabase) else PostgresDatabase(database)
+
+    def __repr__(self) -> str:
+        return f"PostgresStorage({self.database.description!r}, scope={self.scope!r})"
+
+    def close(self) -> None:
+        if self._owned:
+            self.database.close()
+
+    def __enter__(self) -> PostgresStorage:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def open_beside_audit(self, section: AuditSection) -> ChainedAuditSink:
+        """The database's own audit chain, for a policy's ``sink = "beside-store"``."""
+        from sandbox.audit_postgres import PostgresAuditLog  # noqa: PLC0415 - the audit module imports this one
+
+        if not section.key_file:
+            raise AuditError(
+                "Error: An audit log in PostgreSQL needs [audit] key_file (one signing key for every worker)."
+            )
+        return PostgresAuditLog(self.database, load_signer(Path(section.key_file)), settings=section)
+
+    def _transaction(self, *, write: bool, single: bool) -> Any:
+        return self.database.transaction(self.scope, single=single and not write)
+
+    _select_content_locked = _LOCKED_CONTENT
+    _select_paths = "SELECT path, is_dir FROM memory_entries WHERE scope = ? AND path = ANY(?)"
+
+    def _path_list(self, paths: list[str]) -> Any:
+        return paths
+
+    def _is_duplicate(self, exc: BaseException) -> bool:
+        return isinstance(exc, psycopg.errors.UniqueViolation)
+
+    def _is_retryable(self, exc: BaseException) -> bool:
+        if isinstance(exc, psycopg_pool.PoolTimeout):
+            return False  # already waited its full timeout for a connection
+        if _rolled_back(exc):
+            return True
+        # A lost or refused connection (SQLSTATE class 08, an admin shutdown, or none at all).
+        return isinstance(exc, psycopg.OperationalError) and (
+            exc.sqlstate is None or exc.sqlstate.startswith("08") or exc.sqlstate.startswith("57P")
+        )
