@@ -95,7 +95,7 @@ class _LineWriter:
 class ChainedAuditSink(ABC):
     """An append-only, hash-chained, checkpointed record of decisions, wherever its lines are kept.
 
-    Subclasses keep lines (:meth:`_store_line`, :meth:`_store_witness`) and give
+    Subclasses keep lines (:meth:`_store_line`) and give
     :meth:`_locked`, which serializes appends among all writers and sets ``_seq``
     and ``_last`` to the chain's end as every writer sees it.
     """
@@ -133,12 +133,12 @@ class ChainedAuditSink(ABC):
         """Exclusive use of the chain's end, for every writer anywhere; ``sync``: make it durable."""
 
     @abstractmethod
-    def _store_line(self, line: bytes) -> None:
-        """Append one rendered line (with its newline) to the chain."""
+    def _store_line(self, line: bytes, *, witness: bool = False) -> None:
+        """Append one rendered line (with its newline) to the chain as record ``_seq + 1``.
 
-    @abstractmethod
-    def _store_witness(self, line: bytes) -> None:
-        """Keep a checkpoint line where the log's own writer cannot quietly cut it."""
+        ``witness``: the line is a checkpoint; also keep it where the log's own writer
+        cannot quietly cut it.
+        """
 
     @abstractmethod
     def _release(self) -> None:
@@ -221,8 +221,8 @@ class ChainedAuditSink(ABC):
                 self._write_checkpoint()
             self._after_append(sync=sync)
 
-    def _write_line(self, line: bytes) -> None:
-        self._store_line(line)
+    def _write_line(self, line: bytes, *, witness: bool = False) -> None:
+        self._store_line(line, witness=witness)
         self._seq += 1
         self._last = line_hash(line)
         self._since_checkpoint += 1
@@ -240,9 +240,8 @@ class ChainedAuditSink(ABC):
             "prev": self._last,
         }
         line = _dumps(record).encode("utf-8") + b"\n"
-        self._write_line(line)
+        self._write_line(line, witness=True)
         self._since_checkpoint = 0
-        self._store_witness(line)
 
 
 class AuditLog(ChainedAuditSink):
@@ -310,7 +309,7 @@ class AuditLog(ChainedAuditSink):
         if self._size >= self._rotate_bytes:
             self._rotate()
 
-    def _store_line(self, line: bytes) -> None:
+    def _store_line(self, line: bytes, *, witness: bool = False) -> None:
         try:
             view = memoryview(line)
             while view:
@@ -319,8 +318,10 @@ class AuditLog(ChainedAuditSink):
             detail = str(exc.errno)
             raise AuditError("Error: The audit log cannot be written; the call was refused.", detail=detail) from None
         self._size += len(line)
+        if witness:
+            self._witness(line)
 
-    def _store_witness(self, line: bytes) -> None:
+    def _witness(self, line: bytes) -> None:
         self._fsync(self._fd)
         try:
             fd = os.open(self.witness, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)

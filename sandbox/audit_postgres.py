@@ -3,15 +3,19 @@
 :class:`PostgresAuditLog` writes exactly the records of the file log (same fields,
 same ``seq``/``prev`` chain, same signed checkpoints) as rows of ``memory_audit``,
 keyed by log name and ``seq``; checkpoints are also copied to
-``memory_audit_witness``. Each append is one transaction that takes a
-transaction-level advisory lock for the log, reads the chain's last line, and
-inserts the next: workers on any number of hosts extend one chain, in one order.
+``memory_audit_witness``. Each line is appended by one statement,
+``memory_audit_append``, which takes the log's advisory lock and inserts the line
+only if the chain still ends where the writer rendered it (same ``seq``, same hash);
+otherwise it answers the true end and the writer renders the line again there. So
+workers on any number of hosts extend one chain, in one order, at one round trip per
+record when they do not collide. A connection lost mid-append is retried, and a line
+that did reach the table before the loss is recognised, not written twice.
 :func:`verify_postgres` checks it exactly as :func:`~sandbox.audit_verify.verify`
 checks a file.
 
-Grant the workers' role only ``SELECT, INSERT`` on the two audit tables: then no
-worker can rewrite or cut the chain, and the signatures show any change made by
-someone who can.
+Grant the workers' role only ``SELECT, INSERT`` on the two audit tables (and
+``EXECUTE`` on the function): then no worker can rewrite or cut the chain, and the
+signatures show any change made by someone who can.
 """
 
 from __future__ import annotations
@@ -33,17 +37,18 @@ from sandbox.storage.postgres import PostgresDatabase
 
 __all__ = ["PostgresAuditLog", "dump_postgres", "read_postgres_records", "verify_postgres"]
 
-_ATTEMPTS: Final = 3
+_ATTEMPTS: Final = 3  # lost connections per line
+_MAX_TRIES: Final = 200  # renderings per line while other workers keep appending
 
 
-def _lock_key(log: str) -> int:
+def lock_key(log: str) -> int:
     """The advisory lock of one log: a signed 64-bit number from its name."""
     digest = hashlib.sha256(b"memory-sandbox audit\0" + log.encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
-class _Lost(AuditError):
-    """The connection went away before the append committed; it may simply run again."""
+class _Moved(AuditError):
+    """Another writer extended the chain since this one last looked; render the line again."""
 
 
 class PostgresAuditLog(ChainedAuditSink):
@@ -62,8 +67,8 @@ class PostgresAuditLog(ChainedAuditSink):
         self.database = database
         self.log = log
         self._owned = owned
-        self._key = _lock_key(log)
-        self._connection: psycopg.Connection[Any] | None = None
+        self._key = lock_key(log)
+        self._sync = True
 
     @classmethod
     def open(
@@ -83,56 +88,65 @@ class PostgresAuditLog(ChainedAuditSink):
         return f"PostgresAuditLog({self.database.description!r}, log={self.log!r}, {self._signer.kind})"
 
     def _append(self, event: str, fields: dict[str, Any], *, sync: bool) -> None:
-        for attempt in range(1, _ATTEMPTS + 1):
+        for _ in range(_MAX_TRIES):
             try:
                 super()._append(event, fields, sync=sync)
-            except _Lost:
-                if attempt == _ATTEMPTS:
-                    raise AuditError("Error: The audit log cannot be written; the call was refused.") from None
+            except _Moved:
+                continue  # rendered again at the chain's true end
             else:
                 return
+        raise AuditError("Error: The audit log is too busy; the call was refused.")
+
+    def _write_checkpoint(self) -> None:
+        for _ in range(_MAX_TRIES):
+            try:
+                super()._write_checkpoint()
+            except _Moved:
+                continue
+            else:
+                return
+        raise AuditError("Error: The audit log is too busy; the call was refused.")
 
     @contextmanager
     def _locked(self, *, sync: bool = True) -> Iterator[None]:
+        # The chain's end is checked by the database as each line is appended, not held here.
         with self._thread_lock:
-            try:
-                with self.database.connection() as connection, connection.pipeline(), connection.transaction():
-                    # Commits of records that are not synced may reach the disk a moment later.
-                    connection.execute(
-                        "SELECT pg_advisory_xact_lock(%s), set_config('synchronous_commit', %s, true)",
-                        (self._key, "on" if sync else "off"),
-                    )
-                    row = connection.execute(
-                        "SELECT seq, line FROM memory_audit WHERE log = %s ORDER BY seq DESC LIMIT 1", (self.log,)
-                    ).fetchone()
-                    self._seq, self._last = (int(row[0]), line_hash(row[1].encode("utf-8"))) if row else (0, "0" * 64)
-                    self._connection = connection
-                    yield
-            except psycopg.OperationalError as exc:
-                if exc.sqlstate is None or exc.sqlstate.startswith(("08", "57P", "40")):
-                    raise _Lost("Error: The audit log lost its connection.") from None
-                raise AuditError("Error: The audit log cannot be written; the call was refused.") from None
-            except psycopg.Error as exc:
-                raise AuditError(
-                    "Error: The audit log cannot be written; the call was refused.", detail=type(exc).__name__
-                ) from None
-            finally:
-                self._connection = None
+            self._sync = sync
+            yield
 
     def verify(self) -> VerifyReport:
         """Check the whole chain now, with this log's own key."""
         return verify_postgres(self.database, verifier=self._signer.verifier(), log=self.log)
 
-    def _store_line(self, line: bytes) -> None:
-        self._insert("INSERT INTO memory_audit (log, seq, line) VALUES (%s, %s, %s)", line)
-
-    def _store_witness(self, line: bytes) -> None:
-        self._insert("INSERT INTO memory_audit_witness (log, seq, line) VALUES (%s, %s, %s)", line)
-
-    def _insert(self, statement: LiteralString, line: bytes) -> None:
-        if self._connection is None:  # pragma: no cover - only called inside _locked
-            raise AuditError("Error: The audit log is not open for writing.")
-        self._connection.execute(statement, (self.log, self._seq + 1, line.rstrip(b"\n").decode("utf-8")))
+    def _store_line(self, line: bytes, *, witness: bool = False) -> None:
+        """Append at ``_seq + 1`` after ``_last`` in one statement, or learn the true end and raise _Moved."""
+        text = line.rstrip(b"\n").decode("utf-8")
+        lost = 0
+        while True:
+            try:
+                with self.database.connection() as connection:
+                    moved = connection.execute(
+                        "SELECT end_seq, end_hash FROM memory_audit_append(%s, %s, %s, %s, %s, %s, %s)",
+                        (self.log, self._key, self._seq + 1, self._last, text, witness, self._sync),
+                    ).fetchone()
+                break
+            except psycopg.OperationalError as exc:
+                lost += 1
+                if lost == _ATTEMPTS or (exc.sqlstate is not None and not exc.sqlstate.startswith(("08", "57P"))):
+                    raise AuditError(
+                        "Error: The audit log cannot be written; the call was refused.", detail=type(exc).__name__
+                    ) from None
+            except psycopg.Error as exc:
+                raise AuditError(
+                    "Error: The audit log cannot be written; the call was refused.", detail=type(exc).__name__
+                ) from None
+        if moved is None:
+            return
+        end_seq, end_hash = int(moved[0]), str(moved[1])
+        if end_seq == self._seq + 1 and end_hash == line_hash(line):
+            return  # this very line, appended by a try whose answer the lost connection took
+        self._seq, self._last = end_seq, end_hash
+        raise _Moved("Error: The audit chain moved on; the line is rendered again.")
 
     def _after_append(self, *, sync: bool) -> None:
         return None

@@ -43,6 +43,37 @@ _MIGRATION_LOCK: Final = 0x6D656D736278
 _SCOPE_SETTING: Final = "memory_sandbox.scope"
 _LOCKED_CONTENT: Final = "SELECT is_dir, content FROM memory_entries WHERE scope = ? AND path = ? FOR UPDATE"
 
+#: Appends line ``p_seq`` to a chain if the chain ends at ``p_seq - 1`` with a line whose hash
+#: is ``p_prev``, in one statement under the chain's advisory lock: no rows back means
+#: appended; else the chain's true end (seq, hash) comes back and the caller renders again.
+#: Each statement of a VOLATILE PL/pgSQL function sees the data committed before it
+#: started, so the end is read after the lock is held.
+_AUDIT_APPEND: Final = """
+CREATE FUNCTION memory_audit_append(
+    p_log TEXT, p_lock BIGINT, p_seq BIGINT, p_prev TEXT, p_line TEXT, p_witness BOOLEAN, p_sync BOOLEAN
+) RETURNS TABLE (end_seq BIGINT, end_hash TEXT) LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    last_seq BIGINT;
+    last_hash TEXT;
+BEGIN
+    PERFORM pg_advisory_xact_lock(p_lock);
+    PERFORM set_config('synchronous_commit', CASE WHEN p_sync THEN 'on' ELSE 'off' END, true);
+    SELECT a.seq, encode(sha256(convert_to(a.line, 'UTF8')), 'hex') INTO last_seq, last_hash
+        FROM memory_audit a WHERE a.log = p_log ORDER BY a.seq DESC LIMIT 1;
+    last_seq := COALESCE(last_seq, 0);
+    last_hash := COALESCE(last_hash, repeat('0', 64));
+    IF last_seq <> p_seq - 1 OR last_hash <> p_prev THEN
+        RETURN QUERY SELECT last_seq, last_hash;
+        RETURN;
+    END IF;
+    INSERT INTO memory_audit (log, seq, line) VALUES (p_log, p_seq, p_line);
+    IF p_witness THEN
+        INSERT INTO memory_audit_witness (log, seq, line) VALUES (p_log, p_seq, p_line);
+    END IF;
+END
+$fn$
+"""
+
 #: Storage tables, the audit chain, and the row-security policies (inactive until enabled).
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     *SCHEMA,
@@ -53,6 +84,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             " PRIMARY KEY (log, seq))",
             "CREATE TABLE memory_audit_witness (log {text} NOT NULL, seq BIGINT NOT NULL, line TEXT NOT NULL,"
             " PRIMARY KEY (log, seq))",
+            _AUDIT_APPEND,
         ),
     ),
     (

@@ -32,7 +32,7 @@ def database(pg_dsn: str) -> Iterator[PostgresDatabase]:
 
 def _admin(dsn: str, statement: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     with psycopg.connect(dsn, autocommit=True) as connection:
-        cursor = connection.execute(statement, params)  # type: ignore[call-overload]  # test-made text
+        cursor = connection.execute(statement, params)
         return cursor.fetchall() if cursor.description is not None else []
 
 
