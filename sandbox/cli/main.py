@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from sandbox import __version__
+from sandbox.cli.attack_cmd import add_attack_command
 from sandbox.cli.audit_cmd import add_audit_commands
 from sandbox.cli.db_cmd import add_db_commands
 from sandbox.cli.policy_cmd import add_policy_commands
@@ -27,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_policy_commands(commands)
     add_audit_commands(commands)
     add_db_commands(commands)
+    add_attack_command(commands)
     return parser
 
 

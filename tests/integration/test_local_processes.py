@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from sandbox import Sandbox, load_policy
+from sandbox.attack.inotify import Watcher
+from sandbox.attack.race import race_commands
 from sandbox.storage import LocalStorage
 from sandbox.storage._fs import TEMP_PREFIX, rename_exchange
-from tests.inotify import Watcher
 from tests.unit.test_local_storage import full_walk
 
 RACE_SECONDS = float(os.environ.get("MEMORY_SANDBOX_RACE_SECONDS", "10"))
@@ -192,28 +193,6 @@ def _rename_flipper(root: Path, outside: Path, stop: Any, swaps: Any) -> None:
     swaps.value = count
 
 
-def race_commands(folder: str, n: int) -> list[dict[str, Any]]:
-    base = f"/memories/{folder}"
-    return [
-        {"command": "view", "path": base},
-        {"command": "view", "path": f"{base}/secret.txt"},
-        {"command": "view", "path": f"{base}/sub/inner.txt"},
-        {"command": "create", "path": f"{base}/new-{n}.md", "file_text": "model text"},
-        {"command": "create", "path": f"{base}/sub/new-{n}.md", "file_text": "model text"},
-        {"command": "str_replace", "path": f"{base}/secret.txt", "old_str": "canary", "new_str": "pwned"},
-        {"command": "str_replace", "path": f"{base}/note.md", "old_str": "hello", "new_str": "hello"},
-        {"command": "insert", "path": f"{base}/secret.txt", "insert_line": 0, "insert_text": "pwned"},
-        {"command": "insert", "path": f"{base}/note.md", "insert_line": 0, "insert_text": "ok"},
-        {"command": "delete", "path": f"{base}/secret.txt"},
-        {"command": "delete", "path": f"{base}/sub"},
-        {"command": "delete", "path": f"{base}/new-{n}.md"},
-        {"command": "rename", "old_path": f"{base}/secret.txt", "new_path": f"/memories/stolen-{n}.txt"},
-        {"command": "rename", "old_path": f"{base}/note.md", "new_path": f"{base}/note.md.{n}"},
-        {"command": "rename", "old_path": f"{base}/note.md.{n}", "new_path": f"{base}/note.md"},
-        {"command": "view", "path": "/memories"},
-    ]
-
-
 @pytest.mark.slow
 def test_symlink_swap_race_never_escapes(tmp_path: Path) -> None:
     """Folders swapped for symlinks as fast as two processes can: zero touches outside the store."""
@@ -242,7 +221,7 @@ def test_symlink_swap_race_never_escapes(tmp_path: Path) -> None:
     try:
         while time.monotonic() < deadline:
             n += 1
-            for command in race_commands("flip", n) + race_commands("plain", n):
+            for command in race_commands(n):
                 result = sandbox.execute(command)
                 assert canary not in str(result.content), command
                 outcomes[f"{command['command']}:{result.decision.outcome}"] += 1

@@ -17,9 +17,9 @@ from sandbox.policy import load_policy
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run(*args: str, cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     script = shutil.which("memory-sandbox") or str(Path(sys.executable).parent / "memory-sandbox")
-    return subprocess.run([script, *args], capture_output=True, text=True, timeout=60, cwd=cwd, check=False)  # noqa: S603 - fixed argv
+    return subprocess.run([script, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd, check=False)  # noqa: S603 - fixed argv
 
 
 class TestCli:

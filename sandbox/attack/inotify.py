@@ -1,8 +1,9 @@
-"""A minimal inotify watcher (ctypes), to prove that nothing touched a folder.
+"""A minimal inotify watcher (ctypes, Linux), to prove that nothing touched a folder.
 
 Watching a folder reports every open, read, write, create, delete and move of it
-and of the files directly in it, by any process: the race tests watch the folders
-outside the store and require silence.
+and of the files directly in it, by any process: the symlink-swap races watch the
+folders outside the store and require silence. :func:`available` says whether the
+kernel offers inotify; elsewhere callers fall back to comparing snapshots.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ IN_DELETE_SELF = 0x400
 IN_MOVE_SELF = 0x800
 IN_ISDIR = 0x40000000
 ALL_EVENTS = 0xFFF
+#: Events that change something (reads and opens left out).
+CHANGES = IN_MODIFY | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF
+
+__all__ = ["ALL_EVENTS", "CHANGES", "Watcher", "available"]
 
 NAMES = {
     IN_ACCESS: "read",
@@ -43,19 +48,26 @@ NAMES = {
 }
 
 _libc = ctypes.CDLL(None, use_errno=True)
+
+
+def available() -> bool:
+    """Whether inotify can be used here."""
+    return hasattr(_libc, "inotify_init1")
+
+
 _EVENT = struct.Struct("iIII")
 
 
 class Watcher:
     """Collects inotify events on a set of folders until closed."""
 
-    def __init__(self, folders: list[Path]) -> None:
-        self.fd = _libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+    def __init__(self, folders: list[Path], mask: int = ALL_EVENTS) -> None:
+        self.fd: int = _libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
         if self.fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1 failed")
         self.folders: dict[int, str] = {}
         for folder in folders:
-            wd = _libc.inotify_add_watch(self.fd, os.fsencode(folder), ALL_EVENTS)
+            wd: int = _libc.inotify_add_watch(self.fd, os.fsencode(folder), mask)
             if wd < 0:
                 raise OSError(ctypes.get_errno(), f"inotify_add_watch failed for {folder}")
             self.folders[wd] = str(folder)

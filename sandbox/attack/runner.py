@@ -1,0 +1,128 @@
+"""An attack run: plant the world, probe the handler's mapping, run every case, race, report."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from sandbox.attack.corpus import Case, cases, payloads
+from sandbox.attack.race import run_race
+from sandbox.attack.report import Results
+from sandbox.attack.worker import HandlerWorker, WorkerFailed
+from sandbox.attack.world import ENV_CANARY, World
+
+__all__ = ["ProbeFailed", "WorkerFailed", "run_attack"]
+
+Progress = Callable[[int, int, Results], None]
+
+
+class ProbeFailed(RuntimeError):
+    """The handler does not map ``/memories`` onto the root it was given."""
+
+
+def run_attack(
+    spec: str,
+    *,
+    race_seconds: float = 5.0,
+    timeout: float = 10.0,
+    families: set[str] | None = None,
+    progress: Progress | None = None,
+) -> Results:
+    """Attack the handler ``module:factory`` names; raise ProbeFailed or WorkerFailed when it cannot be."""
+    began = time.monotonic()
+    folder = Path(tempfile.mkdtemp(prefix="memory-sandbox-attack-"))
+    try:
+        world = World(folder / "world")
+        world.plant()
+        worker = HandlerWorker(spec, world.root, world.cwd, {ENV_CANARY: world.env_canary}, timeout=timeout)
+        try:
+            _probe(world, worker)
+            world.settle()
+            results = Results(handler=spec, description=worker.description)
+            results.payloads = sum(1 for p in payloads(world) if families is None or p.family in families)
+            planned = list(cases(world, families))
+            for done, case in enumerate(planned, 1):
+                _run_case(world, worker, results, case)
+                if progress is not None and (done % 100 == 0 or done == len(planned)):
+                    progress(done, len(planned), results)
+            if race_seconds > 0 and (families is None or "race" in families):
+                results.race = run_race(world, worker, race_seconds)
+            results.worker_restarts = worker.restarts
+        finally:
+            worker.stop()
+        results.seconds = time.monotonic() - began
+        return results
+    finally:
+        _remove_world(folder)
+
+
+def _run_case(world: World, worker: HandlerWorker, results: Results, case: Case) -> None:
+    root_before = os.lstat(world.root).st_ino
+    command = case.command
+    status, text = worker.call(command)
+    findings = world.examine(text, _strings(command))
+    categories: dict[str, str] = {}
+    escapes = [finding.detail for finding in findings if finding.kind == "escape"]
+    if escapes:
+        categories["escape"] = "; ".join(dict.fromkeys(escapes))
+    elif status == "ok" and case.must_refuse:
+        categories["accepted"] = f"answered as a success: {text[:120]!r}"
+    if status == "crash":
+        categories["crash"] = text
+    elif status == "hang":
+        categories["hang"] = text
+    if any(finding.kind == "disclosure" for finding in findings):
+        categories["disclosure"] = f"the answer names a host path: {text[:160]!r}"
+    results.add(case.family, case.slot, command, categories)
+    if escapes or world.root_changed():
+        world.restore()
+        root_after = os.lstat(world.root).st_ino
+        if root_after != root_before:
+            worker.restart()  # it held the old root open
+            world.settle()
+
+
+def _strings(value: object) -> list[str]:
+    """Every string in a tool input (what the attacker wrote)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    if isinstance(value, list | tuple):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
+def _probe(world: World, worker: HandlerWorker) -> None:
+    """Check that the handler maps /memories onto the root: create a file through it and find it there."""
+    name = f"probe-{secrets.token_hex(6)}.md"
+    content = f"probe {secrets.token_hex(8)}\n"
+    status, text = worker.call({"command": "create", "path": f"/memories/{name}", "file_text": content})
+    expected = world.root / name
+    if expected.is_file() and expected.read_text() == content:
+        worker.call({"command": "delete", "path": f"/memories/{name}"})
+        if expected.exists():
+            expected.unlink()
+        return
+    found = list(world.base.rglob(name))
+    if found:
+        where = found[0].parent
+        raise ProbeFailed(
+            f"the factory maps /memories onto {where}, not onto the root it was given ({world.root}); "
+            "factory(root) must return a handler whose /memories is root itself"
+        )
+    raise ProbeFailed(
+        f"creating /memories/{name} through the handler left no file in its root ({status}: {text[:200]})"
+    )
+
+
+def _remove_world(folder: Path) -> None:
+    for path in folder.rglob("*"):
+        if path.is_dir() and not path.is_symlink():
+            os.chmod(path, 0o700)
+    shutil.rmtree(folder, ignore_errors=True)
