@@ -2,8 +2,12 @@
 
 A session file holds one JSON object per line: either a tool_use input as Claude
 sends it (``{"command": "view", "path": "/memories"}``) or an envelope
-``{"input": {...}, "scope": "alice", "tool_use_id": "toolu_..."}``. Blank lines
-and lines starting with ``#`` are skipped.
+``{"input": {...}, "scope": "alice", "principal": "...", "session_id": "...",
+"tool_use_id": "toolu_..."}``. Blank lines and lines starting with ``#`` are skipped.
+
+Two envelope fields record bulky sessions compactly: ``"text_bytes": N`` makes the
+input's text (``file_text``, ``insert_text`` or ``new_str``) N bytes of filler, and
+``"repeat": N`` sends the call N times, ``{n}`` in its strings counting 1..N.
 """
 
 from __future__ import annotations
@@ -17,9 +21,23 @@ from typing import Any
 from sandbox.decision import CallContext
 from sandbox.pipeline import Sandbox, ToolResult
 
-__all__ = ["ReplayRow", "ReplaySummary", "format_row", "read_session", "replay"]
+__all__ = ["Call", "Printer", "ReplayRow", "ReplaySummary", "format_row", "read_session", "replay"]
 
 _MAX_CELL = 60
+
+
+_MAX_REPEAT = 100_000
+_MAX_TEXT_BYTES = 64 * 1024 * 1024
+_TEXT_FIELDS = ("file_text", "insert_text", "new_str")
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One recorded call: the tool input, its context, and which repeat of its line it is (1..N of N)."""
+
+    tool_input: object
+    context: CallContext
+    repeat: tuple[int, int] = (1, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,17 +45,20 @@ class ReplayRow:
     number: int
     tool_input: object
     result: ToolResult
+    repeat: tuple[int, int] = (1, 1)
+    scope: str | None = None
 
     @property
     def shown_path(self) -> str:
-        """The canonical path(s), or for a refused path the raw text, escaped, marked ``raw:``."""
+        """The canonical path(s), or for a refused path the raw text, escaped, marked ``raw:``; scope first."""
+        prefix = f"{self.scope}: " if self.scope else ""
         if self.result.decision.paths:
-            return " -> ".join(self.result.decision.paths)
+            return prefix + " -> ".join(self.result.decision.paths)
         if isinstance(self.tool_input, dict):
             raw = self.tool_input.get("path", self.tool_input.get("old_path"))
             if isinstance(raw, str):
-                return "raw: " + raw.encode("unicode_escape").decode("ascii")
-        return "-"
+                return prefix + "raw: " + raw.encode("unicode_escape").decode("ascii")
+        return prefix + "-"
 
     @property
     def first_line(self) -> str:
@@ -52,6 +73,7 @@ class ReplaySummary:
     allowed: int = 0
     denied: Counter[str] = field(default_factory=Counter)
     failed: Counter[str] = field(default_factory=Counter)
+    corrected: Counter[str] = field(default_factory=Counter)  # the tool's ordinary errors, by command
     redacted: Counter[str] = field(default_factory=Counter)
 
     def add(self, row: ReplayRow) -> None:
@@ -63,16 +85,18 @@ class ReplaySummary:
             self.allowed += 1
         elif decision.outcome == "denied":
             self.denied[decision.rule_ids[-1] if decision.rule_ids else decision.error_code or "denied"] += 1
+        elif decision.error_code == "failed":
+            self.corrected[decision.command or "?"] += 1
         else:
             self.failed[decision.error_code or "error"] += 1
 
     @property
     def total(self) -> int:
-        return self.allowed + sum(self.denied.values()) + sum(self.failed.values())
+        return self.allowed + sum(self.denied.values()) + sum(self.failed.values()) + sum(self.corrected.values())
 
 
-def read_session(lines: Iterable[str]) -> Iterator[tuple[object, CallContext]]:
-    """Each recorded call's tool input and context. A line that is not JSON is passed on as text."""
+def read_session(lines: Iterable[str]) -> Iterator[Call]:
+    """Each recorded call. A line that is not JSON is passed on as text (the sandbox refuses it)."""
     for raw_line in lines:
         line = raw_line.strip()
         if not line or line.startswith("#"):
@@ -80,46 +104,94 @@ def read_session(lines: Iterable[str]) -> Iterator[tuple[object, CallContext]]:
         try:
             record: Any = json.loads(line)
         except json.JSONDecodeError:
-            # Replayed as is: the sandbox refuses it as a malformed command.
-            yield line, CallContext()
+            yield Call(line, CallContext())
             continue
-        if isinstance(record, dict) and isinstance(record.get("input"), dict):
-            context = CallContext(
-                scope=_text(record.get("scope")),
-                principal=_text(record.get("principal")),
-                session_id=_text(record.get("session_id")),
-                tool_use_id=_text(record.get("tool_use_id")),
-            )
-            yield record["input"], context
-        else:
-            yield record, CallContext()
+        if not (isinstance(record, dict) and isinstance(record.get("input"), dict)):
+            yield Call(record, CallContext())
+            continue
+        context = CallContext(
+            scope=_text(record.get("scope")),
+            principal=_text(record.get("principal")),
+            session_id=_text(record.get("session_id")),
+            tool_use_id=_text(record.get("tool_use_id")),
+        )
+        tool_input = dict(record["input"])
+        size = _count(record.get("text_bytes"), _MAX_TEXT_BYTES)
+        if size is not None:
+            for name in _TEXT_FIELDS:
+                if name in tool_input:
+                    tool_input[name] = "A" * size
+        times = _count(record.get("repeat"), _MAX_REPEAT) or 1
+        for n in range(1, times + 1):
+            yield Call(_numbered(tool_input, n) if times > 1 else tool_input, context, (n, times))
 
 
-def replay(
-    calls: Iterable[tuple[object, CallContext]], sandbox_for: Callable[[CallContext], Sandbox]
-) -> Iterator[ReplayRow]:
+def _count(value: object, maximum: int) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= maximum:
+        return value
+    return None
+
+
+def _numbered(value: Any, n: int) -> Any:
+    if isinstance(value, str):
+        return value.replace("{n}", str(n))
+    if isinstance(value, dict):
+        return {key: _numbered(item, n) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_numbered(item, n) for item in value]
+    return value
+
+
+def replay(calls: Iterable[Call], sandbox_for: Callable[[CallContext], Sandbox]) -> Iterator[ReplayRow]:
     """Run each call through the sandbox for its context; yield one row per call."""
-    for number, (tool_input, context) in enumerate(calls, 1):
-        yield ReplayRow(number, tool_input, sandbox_for(context).execute(tool_input, context))
+    for number, call in enumerate(calls, 1):
+        result = sandbox_for(call.context).execute(call.tool_input, call.context)
+        yield ReplayRow(number, call.tool_input, result, call.repeat, call.context.scope)
+
+
+class Printer:
+    """Rows as table lines; of a repeated call, the first two and the last, and a tally of the rest."""
+
+    def __init__(self) -> None:
+        self._skipped: Counter[str] = Counter()
+
+    def lines(self, row: ReplayRow) -> list[str]:
+        n, times = row.repeat
+        if times <= 3 or n <= 2 or n == times:
+            return [*self._flush(), format_row(row)] if n == times else [format_row(row)]
+        self._skipped[_verdict(row)] += 1
+        return []
+
+    def _flush(self) -> list[str]:
+        if not self._skipped:
+            return []
+        tally = ", ".join(f"{count} {verdict}" for verdict, count in self._skipped.most_common())
+        self._skipped.clear()
+        return [f"    ... {tally}"]
 
 
 def format_row(row: ReplayRow) -> str:
     """One table line: number, command, canonical path, decision with rule ids, first line of the result."""
+    decision = row.result.decision
+    return " | ".join(
+        [
+            f"{row.number:>4}",
+            f"{decision.command or '?':<11}",
+            f"{_cell(row.shown_path, 40):<40}",
+            f"{_cell(_verdict(row), 34):<34}",
+            _cell(row.first_line, _MAX_CELL),
+        ]
+    )
+
+
+def _verdict(row: ReplayRow) -> str:
     decision = row.result.decision
     verdict = {"ok": "allow", "denied": "DENY", "error": "error"}.get(decision.outcome, decision.outcome)
     if decision.outcome == "ok" and decision.verdict == "redact":
         verdict = "REDACT"
     if decision.rule_ids:
         verdict += f" ({', '.join(decision.rule_ids)})"
-    return " | ".join(
-        [
-            f"{row.number:>3}",
-            f"{decision.command or '?':<11}",
-            f"{_cell(row.shown_path, 40):<40}",
-            f"{_cell(verdict, 34):<34}",
-            _cell(row.first_line, _MAX_CELL),
-        ]
-    )
+    return verdict
 
 
 def _cell(text: str, width: int) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from sandbox import __version__
 from sandbox.cli.attack_cmd import add_attack_command
 from sandbox.cli.audit_cmd import add_audit_commands
+from sandbox.cli.chat_cmd import add_chat_command
 from sandbox.cli.db_cmd import add_db_commands
 from sandbox.cli.policy_cmd import add_policy_commands
 from sandbox.cli.store_cmd import add_store_commands
@@ -25,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"memory-sandbox {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_store_commands(commands)
+    add_chat_command(commands)
     add_policy_commands(commands)
     add_audit_commands(commands)
     add_db_commands(commands)

@@ -12,7 +12,7 @@ from sandbox.cli.common import DEFAULT_STORE, add_policy_option, open_sandbox, p
 from sandbox.decision import CallContext
 from sandbox.pipeline import Sandbox
 from sandbox.policy import Policy
-from sandbox.replay import ReplaySummary, format_row, read_session, replay
+from sandbox.replay import Printer, ReplaySummary, read_session, replay
 from sandbox.retention import expire, purge
 from sandbox.storage.url import Stores, open_stores, shown_url
 
@@ -58,7 +58,7 @@ def _replay(args: argparse.Namespace) -> int:
 def _replay_into(args: argparse.Namespace, policy: Policy, stores: Stores, lines: list[str]) -> int:
     sandboxes: dict[str | None, Sandbox] = {}
 
-    def sandbox_for(context: CallContext) -> Sandbox:
+    def sandbox_for(context: CallContext) -> Sandbox:  # one sandbox per scope, opened on first use
         scope = context.scope or args.scope
         if scope not in sandboxes:
             sandboxes[scope] = open_sandbox(policy, stores, scope)
@@ -66,13 +66,19 @@ def _replay_into(args: argparse.Namespace, policy: Policy, stores: Stores, lines
 
     summary = ReplaySummary()
     print(f"Replaying {args.session} (policy {policy.id} r{policy.revision}, store {shown_url(args.store)})")
+    printer = Printer()
     for row in replay(read_session(lines), sandbox_for):
         summary.add(row)
-        print(format_row(row))
+        for line in printer.lines(row):
+            print(line)
     print(f"\n{summary.total} calls: {summary.allowed} allowed, {sum(summary.denied.values())} denied", end="")
+    print(f", {sum(summary.corrected.values())} ordinary errors" if summary.corrected else "", end="")
     print(f", {sum(summary.failed.values())} failed" if summary.failed else "")
     for rule, count in sorted(summary.denied.items()):
         print(f"  denied by {rule}: {count}")
+    if summary.corrected:
+        by_command = ", ".join(f"{command} {count}" for command, count in sorted(summary.corrected.items()))
+        print(f"  ordinary errors the model can correct (missing file, no unique match, bad line): {by_command}")
     for code, count in sorted(summary.failed.items()):
         print(f"  failed ({code}): {count}")
     if summary.redacted:

@@ -43,7 +43,7 @@ def test_verify_ok_and_tampered(log: Path, tmp_path: Path) -> None:
 def test_query_filters_and_formats(log: Path) -> None:
     """query verifies first, then filters by decision and rule, as a table, JSON lines or CSV."""
     table = run("audit", "query", str(log), "--decision", "deny")
-    assert table.returncode == 0 and "chain verified" in table.stderr and "11 records" in table.stderr
+    assert table.returncode == 0 and "chain verified" in table.stderr and "14 records" in table.stderr
     lines = [
         json.loads(line)
         for line in run("audit", "query", str(log), "--rule", "root.delete", "--format", "jsonl").stdout.splitlines()

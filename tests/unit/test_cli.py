@@ -40,11 +40,53 @@ class TestCli:
         lines = [line for line in result.stdout.splitlines() if " | " in line]
         attacks = [line for line in lines if "raw:" in line or "root." in line or "into_itself" in line]
         assert attacks and all("DENY" in line for line in attacks)
-        assert "18 calls: 7 allowed, 11 denied" in result.stdout
+        assert "31 calls: 17 allowed, 14 denied" in result.stdout
         assert "secrets redacted: 2 (anthropic-api-key x1, aws-access-key-id x1)" in result.stdout
+        # Filling the disk: the 2 MB write is over the write limit, the 1 MB copies stop at the quota.
+        assert "denied by limits.max_write_bytes: 1" in result.stdout
+        assert (
+            "denied by quota.max_bytes: 2" in result.stdout
+            and "    ... 8 allow, 1 DENY (quota.max_bytes)" in result.stdout
+        )
+        assert "quota: 10,000,195 of 10,485,760 bytes, 12 of 1000 files" in result.stdout
+        assert "audit: OK: " in result.stdout
         assert (tmp_path / "memory" / "project" / "notes.md").read_text().endswith("- deploy on Fridays\n")
         stored = (tmp_path / "memory" / "project" / "credentials.md").read_text()
         assert "sk-ant-api03" not in stored and "[REDACTED:anthropic-api-key]" in stored
+
+    def test_replay_ordinary_session(self, tmp_path: Path) -> None:
+        """Three conversations of project notes: everything allowed but two mistakes the model corrects."""
+        result = run("replay", str(EXAMPLES / "ordinary-session.jsonl"), cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert "21 calls: 19 allowed, 0 denied, 2 ordinary errors" in result.stdout
+        todo = (tmp_path / "memory" / "atlas" / "todo.md").read_text()
+        assert "- [ ] review the API with Dana" in todo and "draft the API (due Friday)" in todo
+        assert (tmp_path / "memory" / "atlas" / "notes" / "meetings" / "2026-11-26.md").exists()
+
+    def test_replay_fleet_session(self, tmp_path: Path) -> None:
+        """Three scopes in one store: each its own folder, quota and audit log; Bob never reaches Alice."""
+        result = run("replay", str(EXAMPLES / "fleet-session.jsonl"), "--store", "file:fleet", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert "16 calls: 12 allowed, 3 denied, 1 ordinary errors" in result.stdout
+        assert "bob: /memories/alice/preferences.md" in result.stdout
+        for scope in ("alice", "bob", "team-atlas"):
+            assert f"audit ({scope}): OK: " in result.stdout
+        assert "green tea" in (tmp_path / "fleet" / "alice" / "preferences.md").read_text()
+        assert "coffee" in (tmp_path / "fleet" / "bob" / "preferences.md").read_text()
+        deploy = (tmp_path / "fleet" / "team-atlas" / "atlas" / "deploy.md").read_text()
+        assert "ghp_" not in deploy and "[REDACTED:github-pat]" in deploy
+
+    def test_replay_repeat_and_text_bytes(self, tmp_path: Path) -> None:
+        """A repeated line runs N times with {n} counted; text_bytes fills the text field."""
+        session = tmp_path / "s.jsonl"
+        session.write_text(
+            '{"input": {"command": "create", "path": "/memories/f{n}.md", "file_text": ""}, "repeat": 5, "text_bytes": 10}\n'
+        )
+        result = run("replay", str(session), "--store", "file:m", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert "5 calls: 5 allowed, 0 denied" in result.stdout and "    ... 2 allow" in result.stdout
+        assert sorted(p.name for p in (tmp_path / "m").glob("f*.md")) == [f"f{n}.md" for n in range(1, 6)]
+        assert (tmp_path / "m" / "f3.md").read_text() == "A" * 10
 
     def test_replay_bad_lines_are_refusals(self, tmp_path: Path) -> None:
         """Malformed lines are refused by the sandbox, not crashes of the CLI."""
