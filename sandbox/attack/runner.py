@@ -109,7 +109,7 @@ def _probe(world: World, worker: HandlerWorker) -> None:
         if expected.exists():
             expected.unlink()
         return
-    found = list(world.base.rglob(name))
+    found = [Path(top) / name for top, _, files in os.walk(world.base) if name in files]  # links not followed
     if found:
         where = found[0].parent
         raise ProbeFailed(
@@ -122,7 +122,10 @@ def _probe(world: World, worker: HandlerWorker) -> None:
 
 
 def _remove_world(folder: Path) -> None:
-    for path in folder.rglob("*"):
-        if path.is_dir() and not path.is_symlink():
-            os.chmod(path, 0o700)
+    # A handler may have left folders unreadable; os.walk follows no symlink out of the tree.
+    for top, folders, _ in os.walk(folder):
+        for name in folders:
+            path = os.path.join(top, name)
+            if not os.path.islink(path):
+                os.chmod(path, 0o700)
     shutil.rmtree(folder, ignore_errors=True)
