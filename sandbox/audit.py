@@ -120,10 +120,6 @@ class ChainedAuditSink(ABC):
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    @property
-    def key_id(self) -> str:
-        return self._signer.key_id
-
     @abstractmethod
     def verify(self) -> VerifyReport:
         """Check the whole chain as it stands (records, signed checkpoints, witness)."""
