@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from sandbox.storage.url import shown_url
-
 __all__ = ["add_db_commands"]
 
 
@@ -24,11 +22,11 @@ def add_db_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from sandbox.storage.postgres import PostgresDatabase  # noqa: PLC0415 - psycopg only when asked for
+    from sandbox.storage.postgres import PostgresDatabase, describe_dsn  # noqa: PLC0415 - psycopg only when asked for
 
     with PostgresDatabase(args.dsn, max_size=1, migrate=False) as database:
         applied = database.migrate(row_security=None if args.row_security is None else args.row_security == "on")
-    target = shown_url(args.dsn)
+    target = describe_dsn(args.dsn)
     print(f"applied {', '.join(applied)} to {target}" if applied else f"schema of {target} is up to date")
     if args.row_security is not None:
         print(f"row security {args.row_security} for memory_entries, memory_usage")

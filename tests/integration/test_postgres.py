@@ -20,6 +20,7 @@ from sandbox.policy import parse_policy
 from sandbox.storage import InMemoryStorage, Usage
 from sandbox.storage.postgres import PostgresDatabase, PostgresStorage, describe_dsn
 from tests.processes import FORK, run_together
+from tests.unit.test_cli import run
 
 A = canonicalize("/memories/a.md")
 
@@ -251,3 +252,14 @@ class TestWorkers:
         rows = _admin(pg_dsn, "SELECT count(*), sum(size) FROM memory_entries WHERE scope = 'q' AND NOT is_dir")
         assert rows[0][0] == 50 and refusals.value == 70
         assert database.storage("q").usage() == Usage(int(rows[0][1]), 50)
+
+
+def test_db_migrate_cli_never_prints_the_password(pg_dsn: str) -> None:
+    """`memory-sandbox db migrate` applies the schema once, then says it is up to date; the DSN's
+    password (URL or key=value form) is never printed."""
+    password = str(psycopg.conninfo.conninfo_to_dict(pg_dsn)["password"])
+    first = run("db", "migrate", "--dsn", pg_dsn)
+    assert first.returncode == 0 and "applied storage-1, audit-1, row-security-1" in first.stdout, first.stderr
+    again = run("db", "migrate", "--dsn", pg_dsn, "--row-security", "on")
+    assert again.returncode == 0 and "is up to date" in again.stdout and "row security on" in again.stdout
+    assert password not in first.stdout + first.stderr + again.stdout + again.stderr
