@@ -3,15 +3,18 @@
 Rule packs (``policies/secrets/*.toml``) are validated by pydantic and compiled
 with RE2, whose matching time is linear in the input whatever the pattern, since
 the text is attacker-influenced. :class:`SecretEngine` runs rules only where
-their keywords occur and scans rules of one group in one pass. A value is a
-finding unless an allowlist marks it as a known dummy or its entropy is below
-the rule's minimum. Findings carry offsets and rule ids, never the value.
+their keywords occur and locates the rules of one group with one pass, while
+each rule finds exactly what a pass of its own would; a work budget keeps the
+whole scan linear on crafted text. A value is a finding unless an allowlist
+marks it as a known dummy or its entropy is below the rule's minimum. Findings
+carry offsets and rule ids, never the value.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import time
 import tomllib
 from collections import Counter
 from dataclasses import dataclass
@@ -28,6 +31,7 @@ __all__ = [
     "Action",
     "Finding",
     "RulePack",
+    "ScanBudget",
     "SecretEngine",
     "SecretRule",
     "load_pack",
@@ -38,6 +42,18 @@ __all__ = [
 Action = Literal["redact", "reject", "allow"]
 _PACK_NAME: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 _MARKER: Final = b"[REDACTED:%s]"
+
+
+# The binding's own match call returns spans without building match objects: half the cost
+# of ``search`` per call, which counts when a scan makes thousands of calls.
+_UNANCHORED: Final = re2._re2.RE2.Anchor.UNANCHORED
+_ANCHORED: Final = re2._re2.RE2.Anchor.ANCHOR_START
+
+
+def _spans(pattern: Any, data: bytes, position: int, anchor: Any) -> list[tuple[int, int]]:
+    """Spans of the whole match and each group, ``(-1, -1)`` first when there is no match."""
+    spans: list[tuple[int, int]] = pattern._regexp.Match(anchor, data, position, len(data))
+    return spans
 
 
 def _compile(pattern: str) -> Any:
@@ -111,9 +127,11 @@ class SecretRule:
 
     def accepts(self, value: bytes, match: bytes) -> bool:
         """True when a found value is a real finding: not allowlisted, entropy high enough."""
-        if self.allowlist is not None and self.allowlist.search(value):
+        if self.min_entropy is not None and len(set(value)) < 2**self.min_entropy:
+            return False  # entropy is at most log2 of the number of distinct bytes
+        if self.allowlist is not None and _spans(self.allowlist, value, 0, _UNANCHORED)[0][0] >= 0:
             return False
-        if self.allowlist_match is not None and self.allowlist_match.search(match):
+        if self.allowlist_match is not None and _spans(self.allowlist_match, match, 0, _UNANCHORED)[0][0] >= 0:
             return False
         return self.min_entropy is None or shannon_entropy(value) >= self.min_entropy
 
@@ -203,51 +221,87 @@ def _alternation(patterns: tuple[str, ...]) -> Any:
     return _compile("|".join(f"(?:{pattern})" for pattern in patterns)) if patterns else None
 
 
-class _Group:
-    """Rules scanned in one pass: their patterns as one alternation."""
+def _first_bytes(rule: SecretRule) -> frozenset[int]:
+    """Every byte a match of ``rule`` can start with (a superset, from RE2's possible match range)."""
+    ok, low, high = rule.pattern._regexp.PossibleMatchRange(8)
+    if not ok or not low or not high:
+        return frozenset(range(256))
+    return frozenset(range(low[0], high[0] + 1))
 
-    __slots__ = ("rules", "scan")
+
+class _Group:
+    """Rules located together: one pass of their patterns as one alternation."""
+
+    __slots__ = ("locator", "natives", "rules", "starting_with")
 
     def __init__(self, rules: tuple[SecretRule, ...]) -> None:
         self.rules = rules
-        if len(rules) == 1:
-            self.scan = rules[0].pattern
-        else:
-            options = re2.Options()
-            options.never_capture = True  # the pass only finds places; each rule finds its own spans
-            options.max_mem = _GROUP_MAX_MEM
-            options.log_errors = False
-            self.scan = re2.compile(b"|".join(b"(?:" + rule.pattern.pattern + b")" for rule in rules), options)
+        options = re2.Options()
+        options.never_capture = True  # the pass only finds places; each rule finds its own spans
+        options.max_mem = _GROUP_MAX_MEM
+        options.log_errors = False
+        self.locator = re2.compile(b"|".join(b"(?:" + rule.pattern.pattern + b")" for rule in rules), options)
+        self.natives = tuple(rule.pattern._regexp.Match for rule in rules)
+        # The group's rules (as indexes) a match starting with each byte could belong to.
+        first = [_first_bytes(rule) for rule in rules]
+        self.starting_with = tuple(
+            tuple(index for index, possible in enumerate(first) if byte in possible) for byte in range(256)
+        )
 
 
-_GROUP_MAX_MEM: Final = 32 << 20
+_GROUP_MAX_MEM: Final = 64 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class ScanBudget:
+    """How much work locating a group's matches together may take before its rules scan alone.
+
+    Each rule's findings are its own leftmost, non-overlapping matches whichever
+    way they are found; the budget only chooses the way. The shared pass visits
+    every place where some rule of the group starts a match, and crafted text can
+    make those visits cost time quadratic in its length (many overlapping starts
+    of long matches). Past ``floor_bytes`` plus ``bytes_per_byte`` bytes of
+    matches seen per byte of text, or past ``floor_ns`` plus ``ns_per_byte``
+    nanoseconds per byte, each rule finishes the text with a pass of its own,
+    which is linear.
+    """
+
+    bytes_per_byte: int = 8
+    floor_bytes: int = 65536
+    ns_per_byte: int = 50
+    floor_ns: int = 20_000_000
 
 
 class SecretEngine:
     """Finds secrets in bytes with a set of rules, in time linear in the input.
 
-    Three steps: one pass for every rule's keywords (a ``re2.Set`` of literals)
-    picks the candidate rules; each group holding a candidate makes one pass with
-    its rules' patterns as one alternation, visiting every place where one of
-    them starts a match (overlapping ones too); at each place every candidate
-    rule of the group is matched anchored, so each rule finds what a pass of its
-    own would. Group patterns should start at an anchor (a literal, ``\\b``):
-    an anchored match then stays short and the whole scan linear.
+    A rule finds what ``rule.pattern.finditer`` would on its own: its leftmost,
+    non-overlapping matches, kept when its allowlists and entropy minimum let
+    them. Three steps make that fast: one pass for every rule's keywords (a
+    ``re2.Set`` of literals) picks the candidate rules; a group of several
+    candidates makes one pass with its patterns as one alternation, visiting every
+    place where one of them starts a match; at such a place each candidate that
+    can start with that byte and is not inside its own previous match is matched
+    anchored. A group whose pass goes over its :class:`ScanBudget` hands the rest
+    of the text to one pass per rule, so crafted text cannot make the scan
+    quadratic.
     """
 
-    def __init__(self, rules: tuple[SecretRule, ...]) -> None:
+    def __init__(self, rules: tuple[SecretRule, ...], *, budget: ScanBudget | None = None) -> None:
         self.rules = rules
+        self.budget = budget or ScanBudget()
         members: dict[str, list[SecretRule]] = {}
         for rule in rules:
             members.setdefault(rule.group, []).append(rule)
         self._groups = tuple(_Group(tuple(group)) for group in members.values())
-        group_of = {rule.id: index for index, group in enumerate(self._groups) for rule in group.rules}
+        place = {rule.id: (g, i) for g, group in enumerate(self._groups) for i, rule in enumerate(group.rules)}
         # Rules without keywords run on every text; the others only where a keyword occurs.
-        self._always = tuple((group_of[rule.id], rule) for rule in rules if not rule.keywords)
-        self._keyed = tuple((group_of[rule.id], rule) for rule in rules if rule.keywords)
+        self._always = tuple(place[rule.id] for rule in rules if not rule.keywords)
+        self._keyed = tuple(place[rule.id] for rule in rules if rule.keywords)
         self._keywords = re2.Set.SearchSet()
-        for _, rule in self._keyed:
-            self._keywords.Add(b"|".join(_keyword_pattern(keyword) for keyword in rule.keywords))
+        for rule in rules:
+            if rule.keywords:
+                self._keywords.Add(b"|".join(_keyword_pattern(keyword) for keyword in rule.keywords))
         if self._keyed:
             self._keywords.Compile()
 
@@ -259,33 +313,76 @@ class SecretEngine:
         hits = self._keywords.Match(data) if self._keyed else None
         if not hits and not self._always:
             return []  # the common case: no rule's keyword occurs
-        active: dict[int, list[SecretRule]] = {}
-        for index, rule in (*self._always, *(self._keyed[hit] for hit in hits or ())):
-            active.setdefault(index, []).append(rule)
+        active: dict[int, set[int]] = {}
+        for group, index in (*self._always, *(self._keyed[hit] for hit in hits or ())):
+            active.setdefault(group, set()).add(index)
         found: list[Finding] = []
-        for index in sorted(active):
-            group, rules = self._groups[index], active[index]
-            if len(group.rules) == 1:
-                _collect(rules[0], group.scan.finditer(data), data, found)
-                continue
-            # Every place where one of the group's patterns starts a match, overlapping
-            # ones included: each search resumes one byte after the last start.
-            position = 0
-            while (place := group.scan.search(data, position)) is not None:
-                start = place.start()
-                for rule in rules:
-                    match = rule.pattern.match(data, start)  # anchored: runs only as far as the match
-                    if match is not None:
-                        _collect(rule, (match,), data, found)
-                position = start + 1
+        for group in sorted(active):
+            self._scan(self._groups[group], active[group], data, found)
         return _merge(found)
 
+    def _scan(self, group: _Group, active: set[int], data: bytes, found: list[Finding]) -> None:
+        rules = group.rules
+        # Where each rule's next match may start: the end of its previous one.
+        cursors = dict.fromkeys(active, 0)
+        if len(active) > 1:
+            self._scan_together(group, cursors, data, found)
+        for index, cursor in cursors.items():
+            if cursor >= 0:  # the rest of this rule's text, in a pass of its own
+                _scan_alone(rules[index], cursor, data, found)
 
-def _collect(rule: SecretRule, matches: Any, data: bytes, found: list[Finding]) -> None:
-    for match in matches:
-        start, end = match.span(rule.secret_group)
-        if start < end and rule.accepts(data[start:end], match.group(0)):
-            found.append(Finding(start, end, rule.id))
+    def _scan_together(self, group: _Group, cursors: dict[int, int], data: bytes, found: list[Finding]) -> None:
+        """Visit every start of the group's matches, in order; stop early past the budget.
+
+        On return ``cursors`` holds, per rule, where its pass alone must go on
+        from, or -1 when the text is done for it.
+        """
+        budget, size = self.budget, len(data)
+        seen_limit = budget.floor_bytes + budget.bytes_per_byte * size
+        deadline = time.monotonic_ns() + budget.floor_ns + budget.ns_per_byte * size
+        rules, starting_with = group.rules, group.starting_with
+        locate, natives = group.locator._regexp.Match, group.natives
+        seen = position = 0
+        while True:
+            start, end = locate(_UNANCHORED, data, position, size)[0]
+            if start < 0:
+                break
+            seen += end - position
+            for index in starting_with[data[start]]:
+                cursor = cursors.get(index)
+                if cursor is None or cursor > start:
+                    continue  # not a candidate, or inside its own previous match
+                spans = natives[index](_ANCHORED, data, start, size)  # runs only as far as the match
+                if spans[0][0] >= 0:
+                    _record(rules[index], spans, data, found)
+                    stop = spans[0][1]
+                    seen += stop - start
+                    cursors[index] = stop if stop > start else start + 1
+            position = start + 1
+            if seen > seen_limit or time.monotonic_ns() > deadline:
+                for index, cursor in cursors.items():
+                    cursors[index] = max(cursor, position)
+                return
+        for index in cursors:
+            cursors[index] = -1
+
+
+def _scan_alone(rule: SecretRule, position: int, data: bytes, found: list[Finding]) -> None:
+    """The rule's leftmost, non-overlapping matches from ``position`` on."""
+    native, size = rule.pattern._regexp.Match, len(data)
+    while True:
+        spans = native(_UNANCHORED, data, position, size)
+        start, end = spans[0]
+        if start < 0:
+            return
+        _record(rule, spans, data, found)
+        position = end if end > start else start + 1
+
+
+def _record(rule: SecretRule, spans: list[tuple[int, int]], data: bytes, found: list[Finding]) -> None:
+    start, end = spans[rule.secret_group]
+    if start < end and rule.accepts(data[start:end], data[spans[0][0] : spans[0][1]]):
+        found.append(Finding(start, end, rule.id))
 
 
 def _merge(findings: list[Finding]) -> list[Finding]:

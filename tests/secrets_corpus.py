@@ -256,3 +256,24 @@ def mixed_text(size: int, seed: int = 7, secret_share: float = 1.0, negative_sha
         parts.extend(parts[: max(1, len(parts) // 2)])
         total = sum(len(p) for p in parts)
     return "".join(parts)[:size]
+
+
+def _repeat(unit: bytes, size: int) -> bytes:
+    return unit * max(1, size // len(unit))
+
+
+# Texts crafted against the scanner rather than for it: many overlapping starts of long
+# matches, long-lived partial matches between real ones, key names thousands of bytes long.
+# A scan that visits every start and rescans from each would take time quadratic in these.
+CRAFTED: dict[str, Callable[[int], bytes]] = {
+    "pem-headers-one-end": lambda size: (
+        _repeat(b"-----BEGIN RSA PRIVATE KEY-----\n", size) + b"-----END RSA PRIVATE KEY-----\n"
+    ),
+    "open-pem-between-tokens": lambda size: _repeat(
+        b"-----BEGIN RSA PRIVATE KEY-----\n123456789:AAbcdefghijklmnopqrstuvwxyz01234567\n", size
+    ),
+    "unfinished-openai-keys": lambda size: _repeat(b"sk-AKIAQ7ZP3MRX2LW9TK4B-", size) + b" T3BlbkFJ",
+    "nested-token-prefixes": lambda size: _repeat(b"sk-proj-", size) + b" ghp_",
+    "dotted-key-name": lambda size: _repeat(b"a-", size) + b"key=AbCdEf0123456789XyZ",
+    "underscore-key-name": lambda size: b"_" * size + b"password=abcdefgh",
+}

@@ -10,11 +10,30 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sandbox.errors import PolicyError
-from sandbox.secrets import Finding, SecretEngine, SecretRule, _merge, load_pack, redact, shannon_entropy
-from tests.secrets_corpus import NEGATIVE_MAKERS, SECRET_MAKERS, generate
+from sandbox.secrets import (
+    Finding,
+    ScanBudget,
+    SecretEngine,
+    SecretRule,
+    _merge,
+    load_pack,
+    redact,
+    shannon_entropy,
+)
+from tests.secrets_corpus import CRAFTED, NEGATIVE_MAKERS, SECRET_MAKERS, generate
 
 PACK = load_pack("builtin")
 ENGINE = SecretEngine(PACK.rules)
+# Budgets under which a group's shared pass hands over to one pass per rule at once, or
+# after a few visits; time never counts, so which way a scan goes is deterministic.
+NO_TIME = {"ns_per_byte": 10**6, "floor_ns": 10**12}
+ALONE = SecretEngine(PACK.rules, budget=ScanBudget(bytes_per_byte=0, floor_bytes=0, **NO_TIME))
+PART_WAY = SecretEngine(PACK.rules, budget=ScanBudget(bytes_per_byte=0, floor_bytes=400, **NO_TIME))
+OUT_OF_TIME = SecretEngine(PACK.rules, budget=ScanBudget(ns_per_byte=0, floor_ns=0))
+# Crafted texts whose cost shows in the bytes of matches the shared pass sees. In the
+# others the cost is partial matches that RE2 follows past each real one, which only the
+# time limit sees (bench/secret_scan.py shows their time growing linearly).
+SEEN_BOUNDED = sorted(set(CRAFTED) - {"unfinished-openai-keys", "open-pem-between-tokens"})
 # Corpus makers that exercise a rule under another name.
 MAKER_RULE = {"private-key-escaped": "private-key"}
 
@@ -119,19 +138,59 @@ class TestEngine:
         st.integers(0, 10**6),
     )
     @example(["private-key-escaped", "private-key-escaped"], 2)
+    @example(["openai-project-key", "github-pat", "aws-access-key-id", "telegram-bot-token"], 0)
     def test_groups_find_what_single_passes_find(self, pieces: list[str], seed: int) -> None:
-        """Scanning rules in groups finds exactly what one pass per rule finds."""
+        """Locating rules in groups finds exactly what one pass per rule finds, on every path."""
         rng = random.Random(seed)
         makers = {**SECRET_MAKERS, **NEGATIVE_MAKERS}
         text = "".join(makers[p](rng)[1] + rng.choice([" ", "\n", ""]) if p in makers else p for p in pieces)
         data = text.encode()
-        single: list[Finding] = []
-        for rule in PACK.rules:
-            for match in rule.pattern.finditer(data):
-                start, end = match.span(rule.secret_group)
-                if start < end and rule.accepts(data[start:end], match.group(0)):
-                    single.append(Finding(start, end, rule.id))
-        assert ENGINE.find(data) == _merge(single)
+        expected = single_passes(data)
+        assert ENGINE.find(data) == expected
+        assert ALONE.find(data) == expected
+        assert PART_WAY.find(data) == expected
+        assert OUT_OF_TIME.find(data) == expected
+
+    @pytest.mark.parametrize("name", sorted(CRAFTED))
+    def test_crafted_text_found_as_single_passes_find(self, name: str) -> None:
+        """Texts crafted against the shared pass still give what one pass per rule gives."""
+        data = CRAFTED[name](20_000)
+        expected = single_passes(data)
+        assert ENGINE.find(data) == expected
+        assert ALONE.find(data) == expected
+        assert OUT_OF_TIME.find(data) == expected
+
+    def test_rule_resumes_after_its_own_match(self) -> None:
+        """A rule's matches do not overlap: a start inside its previous match is not one.
+
+        The outer match here is rejected (low entropy); a pass of the rule alone
+        resumes after it, so the engine must not report the start inside it either.
+        (The ``ghp_`` keyword puts a second rule of the group in play, so the shared
+        pass runs.)
+        """
+        inner = "sk-proj-" + "Q7zP3mRx2Lw9Tk4BvN8cD1fG6hJ0kS5aE2uI7oY3"
+        data = ("sk-proj-" + "a" * 60 + "-" + inner + " and ghp_ tokens").encode()
+        assert single_passes(data) == []
+        assert ENGINE.find(data) == [] and ALONE.find(data) == []
+
+    @pytest.mark.parametrize("name", SEEN_BOUNDED)
+    def test_crafted_text_costs_linear_work(self, name: str) -> None:
+        """On crafted text the shared pass gives up early, so the scan stays linear.
+
+        Without the budget, 100 KB of private key headers followed by one end line
+        took 7 seconds (one search to the far end from each of 3,000 headers);
+        here the number of searches the shared pass makes is bounded instead.
+        """
+        engine = SecretEngine(PACK.rules, budget=ScanBudget(**NO_TIME))
+        calls = [0]
+        for group in engine._groups:
+            group.locator = _Counting(group.locator, calls)
+        size = 200_000
+        data = CRAFTED[name](size)
+        assert engine.find(data) == ENGINE.find(data)
+        # The default limit is 8 bytes of matches seen per byte of text; a search that
+        # lands on a crafted start sees at least a few hundred bytes.
+        assert calls[0] < 100, calls[0]
 
     def test_overlaps_merged_to_cover_both(self) -> None:
         """Overlapping findings become one span covering both."""
@@ -169,6 +228,30 @@ class TestEngine:
         base = next(rule for rule in PACK.rules if rule.id == "github-pat")
         bare = SecretRule(**{**{f: getattr(base, f) for f in base.__slots__}, "keywords": ()})
         assert SecretEngine((bare,)).find(b"ghp_" + b"aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5")
+
+
+def single_passes(data: bytes) -> list[Finding]:
+    """What every rule finds with a finditer pass of its own, overlaps merged."""
+    found: list[Finding] = []
+    for rule in PACK.rules:
+        for match in rule.pattern.finditer(data):
+            start, end = match.span(rule.secret_group)
+            if start < end and rule.accepts(data[start:end], match.group(0)):
+                found.append(Finding(start, end, rule.id))
+    return _merge(found)
+
+
+class _Counting:
+    """A group's locator that counts the searches made with it."""
+
+    def __init__(self, locator: object, calls: list[int]) -> None:
+        self._inner = locator._regexp  # type: ignore[attr-defined]
+        self._calls = calls
+        self._regexp = self
+
+    def Match(self, *args: object) -> object:  # the binding's method name
+        self._calls[0] += 1
+        return self._inner.Match(*args)
 
 
 class TestCorpus:
