@@ -209,6 +209,17 @@ class TestEngine:
         assert shannon_entropy(bytes(range(256))) == pytest.approx(8.0)
         assert shannon_entropy(b"") == 0.0
 
+    @given(st.binary(max_size=300), st.floats(0, 8))
+    @example(bytes(range(16)) * 3, 4.0)
+    def test_distinct_bytes_bound_agrees_with_entropy(self, value: bytes, minimum: float) -> None:
+        """The quick check (few distinct bytes) rejects only values whose entropy is too low."""
+        base = next(rule for rule in PACK.rules if rule.id == "generic-secret")
+        rule = SecretRule(**{**{f: getattr(base, f) for f in base.__slots__}, "min_entropy": minimum})
+        plain = b"k" * 40  # allowlists pass it, so entropy alone decides
+        assert rule.accepts(value, plain) == (
+            shannon_entropy(value) >= minimum and rule.allowlist.search(value) is None
+        )
+
     def test_min_entropy_skips_low_entropy_values(self) -> None:
         """A value below the rule's minimum entropy is not a finding."""
         assert redacted("api_token = aaaaaaaaaaaaaaaaaaaaaaaa") == "api_token = aaaaaaaaaaaaaaaaaaaaaaaa"
