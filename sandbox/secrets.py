@@ -62,6 +62,13 @@ def _compile(pattern: str) -> Any:
     return re2.compile(pattern.encode("utf-8"), options)
 
 
+def _compile_bytes(pattern: bytes) -> Any:
+    options = re2.Options()
+    options.never_capture = True
+    options.log_errors = False
+    return re2.compile(pattern, options)
+
+
 def _check_re2(pattern: str) -> str:
     try:
         _compile(pattern)
@@ -250,6 +257,9 @@ class _Group:
 
 
 _GROUP_MAX_MEM: Final = 32 << 20  # DFA cache per shared pass; below ~8 MB it thrashes on typical text
+# Keywords are first looked for in this many bytes, then in parts four times larger.
+_KEYWORDS_FIRST: Final = 16384
+_NEAR: Final = 256  # bytes either side of a finding where its rule's keyword is looked for first
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,9 +287,12 @@ class SecretEngine:
 
     A rule finds what ``rule.pattern.finditer`` would on its own: its leftmost,
     non-overlapping matches, kept when its allowlists and entropy minimum let
-    them. Three steps make that fast: one pass for every rule's keywords (a
-    ``re2.Set`` of literals) picks the candidate rules; a group of several
-    candidates makes one pass with its patterns as one alternation, visiting every
+    them, and only when one of the rule's keywords occurs in the text. Three
+    steps make that fast: one pass for every rule's keywords (a ``re2.Set`` of
+    literals) picks the candidate rules (in a long text, only until every group
+    has one: then all rules run, and a rule's findings count once its keyword is
+    seen anywhere); a group of several candidates makes one pass with its
+    patterns as one alternation, visiting every
     place where one of them starts a match; at such a place each candidate that
     can start with that byte and is not inside its own previous match is matched
     anchored. A group whose pass goes over its :class:`ScanBudget` hands the rest
@@ -299,27 +312,83 @@ class SecretEngine:
         self._always = tuple(place[rule.id] for rule in rules if not rule.keywords)
         self._keyed = tuple(place[rule.id] for rule in rules if rule.keywords)
         self._keywords = re2.Set.SearchSet()
-        for rule in rules:
-            if rule.keywords:
-                self._keywords.Add(b"|".join(_keyword_pattern(keyword) for keyword in rule.keywords))
+        keyword_patterns = [
+            b"|".join(_keyword_pattern(keyword) for keyword in rule.keywords) for rule in rules if rule.keywords
+        ]
+        for pattern in keyword_patterns:
+            self._keywords.Add(pattern)
         if self._keyed:
             self._keywords.Compile()
+        # For a text whose first part already holds a keyword of every group (see _keyword_hits).
+        self._keyed_groups = frozenset(group for group, _ in self._keyed)
+        self._keyed_ids = {rule.id: hit for hit, rule in enumerate(rule for rule in rules if rule.keywords)}
+        self._keyword_searches = tuple(_compile_bytes(pattern) for pattern in keyword_patterns)
+        self._keyword_overlap = max((len(k) for rule in rules for k in rule.keywords), default=1) - 1
 
     def __repr__(self) -> str:
         return f"SecretEngine({len(self.rules)} rules, {len(self._groups)} groups)"
 
     def find(self, data: bytes) -> list[Finding]:
         """Every finding in ``data``, overlaps merged, in order."""
-        hits = self._keywords.Match(data) if self._keyed else None
+        hits, scanned = self._keyword_hits(data)
         if not hits and not self._always:
             return []  # the common case: no rule's keyword occurs
+        partial = scanned < len(data)
+        candidates = (*self._always, *self._keyed) if partial else (*self._always, *(self._keyed[h] for h in hits))
         active: dict[int, set[int]] = {}
-        for group, index in (*self._always, *(self._keyed[hit] for hit in hits or ())):
+        for group, index in candidates:
             active.setdefault(group, set()).add(index)
         found: list[Finding] = []
         for group in sorted(active):
             self._scan(self._groups[group], active[group], data, found)
+        if partial:
+            found = self._keyed_only(found, hits, data, scanned)
         return _merge(found)
+
+    def _keyword_hits(self, data: bytes) -> tuple[set[int], int]:
+        """Rules (as keyword-set indexes) whose keywords occur, and how far the text was looked at.
+
+        A long text is looked at in growing parts; once every group has a rule
+        whose keyword occurred, the rest is not looked at here: every rule then
+        runs, and :meth:`_keyed_only` drops what a rule without a keyword found.
+        """
+        size = len(data)
+        if not self._keyed:
+            return set(), size
+        if size <= _KEYWORDS_FIRST:
+            return set(self._keywords.Match(data) or ()), size
+        view = memoryview(data)
+        hits: set[int] = set()
+        start, end = 0, _KEYWORDS_FIRST
+        while True:
+            # Each part starts early enough that a keyword across the border is whole in it.
+            hits.update(self._keywords.Match(view[max(0, start - self._keyword_overlap) : end]) or ())
+            if end >= size:
+                return hits, size
+            if self._keyed_groups <= {self._keyed[hit][0] for hit in hits}:
+                return hits, end
+            start, end = end, min(size, end * 4)
+
+    def _keyed_only(self, found: list[Finding], hits: set[int], data: bytes, scanned: int) -> list[Finding]:
+        """The findings of rules whose keywords occur, looking past ``scanned`` where needed.
+
+        A keyword near the finding (usually inside its match) shows the keyword
+        occurs; otherwise the rest of the text is searched, once per rule.
+        """
+        occurs = dict.fromkeys(hits, True)
+        kept = []
+        for finding in found:
+            hit = self._keyed_ids.get(finding.rule_id)
+            if hit is not None and not occurs.get(hit):
+                search = self._keyword_searches[hit]
+                if search.search(data, max(0, finding.start - _NEAR), finding.end + _NEAR) is not None:
+                    occurs[hit] = True
+                elif hit not in occurs:
+                    occurs[hit] = search.search(data, max(0, scanned - self._keyword_overlap)) is not None
+                if not occurs[hit]:
+                    continue
+            kept.append(finding)
+        return kept
 
     def _scan(self, group: _Group, active: set[int], data: bytes, found: list[Finding]) -> None:
         rules = group.rules

@@ -20,7 +20,7 @@ from sandbox.secrets import (
     redact,
     shannon_entropy,
 )
-from tests.secrets_corpus import CRAFTED, NEGATIVE_MAKERS, SECRET_MAKERS, generate
+from tests.secrets_corpus import CRAFTED, NEGATIVE_MAKERS, SECRET_MAKERS, generate, mixed_text
 
 PACK = load_pack("builtin")
 ENGINE = SecretEngine(PACK.rules)
@@ -159,6 +159,34 @@ class TestEngine:
         assert ENGINE.find(data) == expected
         assert ALONE.find(data) == expected
         assert OUT_OF_TIME.find(data) == expected
+
+    def test_long_text_found_as_single_passes_find(self) -> None:
+        """A long text, whose keywords are looked for only in its first part, gives the same."""
+        data = mixed_text(300_000, seed=3, secret_share=0.05, negative_share=0.2).encode()
+        assert ENGINE.find(data) == single_passes(data)
+
+    @pytest.mark.parametrize(("keyword_at", "found"), [(None, False), ("end", True), ("near", True), ("start", True)])
+    def test_keywords_decide_past_the_first_part(self, keyword_at: str | None, found: bool) -> None:
+        """A rule whose keyword occurs nowhere finds nothing, also in a text looked at in part.
+
+        The rule's pattern matches without its keyword (``zzkw``), which packs
+        should avoid but may do; a second rule of its group has its keyword at the
+        start, so only the first part of the text is looked at for keywords.
+        """
+        github = {rule.id: rule for rule in PACK.rules}
+        odd = SecretRule(
+            **{**{f: getattr(github["github-pat"], f) for f in SecretRule.__slots__}, "keywords": (b"zzkw",)}
+        )
+        engine = SecretEngine((odd, github["github-oauth-token"]))
+        token = "ghp_" + "Z" * 8 + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9v"
+        filler = "Notes about gho_ tokens and rotations.\n" + "plain words here\n" * 4000
+        text = {
+            None: f"{filler}{token}\n{filler}",
+            "end": f"{filler}{token}\n{filler}zzkw",
+            "near": f"{filler}zzkw {token}\n{filler}",
+            "start": f"zzkw {filler}{token}\n{filler}",
+        }[keyword_at]
+        assert [f.rule_id for f in engine.find(text.encode())] == (["github-pat"] if found else [])
 
     def test_rule_resumes_after_its_own_match(self) -> None:
         """A rule's matches do not overlap: a start inside its previous match is not one.
