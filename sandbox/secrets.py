@@ -243,11 +243,14 @@ class _Group:
 
     def __init__(self, rules: tuple[SecretRule, ...]) -> None:
         self.rules = rules
-        options = re2.Options()
-        options.never_capture = True  # the pass only finds places; each rule finds its own spans
-        options.max_mem = _GROUP_MAX_MEM
-        options.log_errors = False
-        self.locator = re2.compile(b"|".join(b"(?:" + rule.pattern.pattern + b")" for rule in rules), options)
+        if len(rules) == 1:
+            self.locator = rules[0].pattern  # a rule alone never needs a shared pass
+        else:
+            options = re2.Options()
+            options.never_capture = True  # the pass only finds places; each rule finds its own spans
+            options.max_mem = _GROUP_MAX_MEM
+            options.log_errors = False
+            self.locator = re2.compile(b"|".join(b"(?:" + rule.pattern.pattern + b")" for rule in rules), options)
         self.natives = tuple(rule.pattern._regexp.Match for rule in rules)
         # The group's rules (as indexes) a match starting with each byte could belong to.
         first = [_first_bytes(rule) for rule in rules]

@@ -29,6 +29,7 @@ ENGINE = SecretEngine(PACK.rules)
 NO_TIME = {"ns_per_byte": 10**6, "floor_ns": 10**12}
 ALONE = SecretEngine(PACK.rules, budget=ScanBudget(bytes_per_byte=0, floor_bytes=0, **NO_TIME))
 PART_WAY = SecretEngine(PACK.rules, budget=ScanBudget(bytes_per_byte=0, floor_bytes=400, **NO_TIME))
+# And one whose time is up at its first visit.
 OUT_OF_TIME = SecretEngine(PACK.rules, budget=ScanBudget(ns_per_byte=0, floor_ns=0))
 # Crafted texts whose cost shows in the bytes of matches the shared pass sees. In the
 # others the cost is partial matches that RE2 follows past each real one, which only the
@@ -163,6 +164,7 @@ class TestEngine:
     def test_long_text_found_as_single_passes_find(self) -> None:
         """A long text, whose keywords are looked for only in its first part, gives the same."""
         data = mixed_text(300_000, seed=3, secret_share=0.05, negative_share=0.2).encode()
+        assert ENGINE._keyword_hits(data)[1] < len(data)  # keywords looked for in part only
         assert ENGINE.find(data) == single_passes(data)
 
     @pytest.mark.parametrize(("keyword_at", "found"), [(None, False), ("end", True), ("near", True), ("start", True)])
