@@ -20,10 +20,10 @@ from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, NamedTuple
 
 import re2
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sandbox.errors import PolicyError
 
@@ -79,6 +79,9 @@ def _check_re2(pattern: str) -> str:
     return pattern
 
 
+_MAX_KEYWORD_OFFSET: Final = 64
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -100,6 +103,9 @@ class RuleModel(_Model):
     action: Action = "redact"
     # Rules of one group are scanned together, in one pass; without a group a rule scans alone.
     group: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,63}$")] | None = None
+    # Every match holds one of the keywords, starting at most this many bytes after the match
+    # does: the rule is then tried only where its keywords occur, with no pass of its own.
+    keyword_offset: Annotated[int, Field(ge=0, le=_MAX_KEYWORD_OFFSET)] | None = None
 
     @field_validator("keywords")
     @classmethod
@@ -107,6 +113,14 @@ class RuleModel(_Model):
         if any(not value or not value.isascii() for value in values):
             raise ValueError("keywords are non-empty ASCII")
         return values
+
+    @model_validator(mode="after")
+    def _anchored_by_keywords(self) -> RuleModel:
+        if self.keyword_offset is not None and not self.keywords:
+            raise ValueError("keyword_offset needs keywords")
+        if self.keyword_offset is not None and self.group is not None:
+            raise ValueError("a rule with keyword_offset is found at its keywords, not in a group")
+        return self
 
 
 class PackModel(_Model):
@@ -131,16 +145,26 @@ class SecretRule:
     allowlist: Any  # one RE2 alternation of the pack's and the rule's allowlists, or None
     allowlist_match: Any
     group: str
+    keyword_offset: int | None = None
 
     def accepts(self, value: bytes, match: bytes) -> bool:
         """True when a found value is a real finding: not allowlisted, entropy high enough."""
-        if self.min_entropy is not None and max(len(set(value)), 1) * 1.000001 < 2**self.min_entropy:
+        # Cheapest first: allowlists are one search each; entropy needs the bytes counted.
+        allowlist, allowlist_match = self.allowlist, self.allowlist_match
+        if allowlist is not None and allowlist._regexp.Match(_UNANCHORED, value, 0, len(value))[0][0] >= 0:
+            return False
+        if allowlist_match is not None and allowlist_match._regexp.Match(_UNANCHORED, match, 0, len(match))[0][0] >= 0:
+            return False
+        minimum = self.min_entropy
+        if minimum is None:
+            return True
+        distinct = set(value)
+        if max(len(distinct), 1) * 1.000001 < 2**minimum:
             return False  # entropy is at most log2 of the number of distinct bytes (with a margin)
-        if self.allowlist is not None and _spans(self.allowlist, value, 0, _UNANCHORED)[0][0] >= 0:
-            return False
-        if self.allowlist_match is not None and _spans(self.allowlist_match, match, 0, _UNANCHORED)[0][0] >= 0:
-            return False
-        return self.min_entropy is None or shannon_entropy(value) >= self.min_entropy
+        # The least entropy n bytes with k distinct can have: one byte n-k+1 times, the rest once.
+        if _least_entropy(len(value), len(distinct)) >= minimum + 1e-9:
+            return True
+        return _entropy(value, distinct) >= minimum
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,9 +173,8 @@ class RulePack:
     rules: tuple[SecretRule, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """A secret's place in the scanned bytes, and the rule that found it."""
+class Finding(NamedTuple):
+    """A secret's place in the scanned bytes, and the rule that found it (ordered by place)."""
 
     start: int
     end: int
@@ -163,12 +186,32 @@ _C_LOG_C: Final = [0.0] + [c * math.log2(c) for c in range(1, 4097)]
 
 def shannon_entropy(value: bytes) -> float:
     """Bits of Shannon entropy per byte of ``value``: log2(n) - sum(c log2 c) / n."""
+    return _entropy(value, set(value))
+
+
+def _entropy(value: bytes, distinct: set[int]) -> float:
     length = len(value)
     if not length:
         return 0.0
-    table = _C_LOG_C
-    weighted = sum(table[c] if c < 4097 else c * math.log2(c) for c in Counter(value).values())
+    # A short value is counted faster a byte value at a time; a long one in one pass.
+    counts = map(value.count, distinct) if length < 40 else Counter(value).values()
+    if length < len(_C_LOG_C):
+        weighted = sum(map(_C_LOG_C.__getitem__, counts))
+    else:
+        weighted = sum(c * math.log2(c) for c in counts)
     return math.log2(length) - weighted / length
+
+
+def _least_entropy(length: int, distinct: int) -> float:
+    """The lowest entropy of ``length`` bytes holding ``distinct`` different ones.
+
+    Every other spread of the counts is majorized by (n-k+1, 1, ..., 1), and
+    entropy is Schur-concave, so that spread has the least.
+    """
+    if distinct < 2:
+        return 0.0
+    most = length - distinct + 1
+    return math.log2(length) - (_C_LOG_C[most] if most < 4097 else most * math.log2(most)) / length
 
 
 def load_pack(name_or_path: str | Path) -> RulePack:
@@ -212,6 +255,7 @@ def _parse_pack(text: str, source: str) -> RulePack:
             allowlist=_alternation(model.allowlist + rule.allowlist),
             allowlist_match=_alternation(rule.allowlist_match),
             group=f"{model.id}/{rule.group or rule.id}",
+            keyword_offset=rule.keyword_offset,
         )
         for rule in model.rules
     )
@@ -259,6 +303,43 @@ class _Group:
         )
 
 
+class _Anchors:
+    """Rules tried only where their keywords occur: one pass finds every keyword.
+
+    A rule here declares that each of its matches holds one of its keywords,
+    starting at most ``keyword_offset`` bytes after the match does, so its
+    matches can only start in the few places before each keyword.
+    """
+
+    __slots__ = ("locator", "natives", "offsets", "rules", "starts", "table")
+
+    def __init__(self, rules: tuple[SecretRule, ...]) -> None:
+        self.rules = rules
+        self.natives = tuple(rule.pattern._regexp.Match for rule in rules)
+        self.offsets = tuple(rule.keyword_offset or 0 for rule in rules)
+        self.starts = tuple(_first_bytes(rule) for rule in rules)
+        owners: dict[bytes, list[int]] = {}
+        for index, rule in enumerate(rules):
+            for keyword in rule.keywords:
+                owners.setdefault(keyword, []).append(index)
+        # Longest first, so that where several keywords start at one place the pass reports
+        # the longest, and every other one starting there is a prefix of it.
+        keywords = sorted(owners, key=lambda keyword: (-len(keyword), keyword))
+        self.locator = _compile_bytes(b"|".join(_keyword_pattern(keyword) for keyword in keywords))
+        # For a keyword as found (lower-cased): the keywords starting at the same place, each
+        # with the exact bytes it needs (None when any case will do) and its rules.
+        # Keyed by the keyword lower-cased, and as written (the usual case, found without lowering).
+        self.table = {
+            key: tuple(
+                (None if keyword == keyword.lower() else keyword, tuple(owners[keyword]))
+                for keyword in keywords
+                if found.lower().startswith(keyword.lower())
+            )
+            for found in keywords
+            for key in (found, found.lower())
+        }
+
+
 _GROUP_MAX_MEM: Final = 32 << 20  # DFA cache per shared pass; below ~8 MB it thrashes on typical text
 # Keywords are first looked for in this many bytes, then in parts four times larger.
 _KEYWORDS_FIRST: Final = 16384
@@ -284,6 +365,11 @@ class ScanBudget:
     ns_per_byte: int = 50
     floor_ns: int = 20_000_000
 
+    def limits(self, size: int) -> tuple[int, int]:
+        """Bytes of matches a pass over ``size`` bytes may see, and when its time is up."""
+        deadline = time.monotonic_ns() + self.floor_ns + self.ns_per_byte * size
+        return self.floor_bytes + self.bytes_per_byte * size, deadline
+
 
 class SecretEngine:
     """Finds secrets in bytes with a set of rules, in time linear in the input.
@@ -307,10 +393,17 @@ class SecretEngine:
         self.rules = rules
         self.budget = budget or ScanBudget()
         members: dict[str, list[SecretRule]] = {}
+        # An offset needs keywords to count (pack files cannot leave them out; code can).
+        anchored = tuple(rule for rule in rules if rule.keyword_offset is not None and rule.keywords)
         for rule in rules:
-            members.setdefault(rule.group, []).append(rule)
+            if rule not in anchored:
+                members.setdefault(rule.group, []).append(rule)
         self._groups = tuple(_Group(tuple(group)) for group in members.values())
         place = {rule.id: (g, i) for g, group in enumerate(self._groups) for i, rule in enumerate(group.rules)}
+        self._anchors = _Anchors(anchored) if anchored else None
+        # The anchored rules take the place after the groups: one pass finds all of them.
+        self._anchored_at = len(self._groups)
+        place.update({rule.id: (self._anchored_at, i) for i, rule in enumerate(anchored)})
         # Rules without keywords run on every text; the others only where a keyword occurs.
         self._always = tuple(place[rule.id] for rule in rules if not rule.keywords)
         self._keyed = tuple(place[rule.id] for rule in rules if rule.keywords)
@@ -324,12 +417,16 @@ class SecretEngine:
             self._keywords.Compile()
         # For a text whose first part already holds a keyword of every group (see _keyword_hits).
         self._keyed_groups = frozenset(group for group, _ in self._keyed)
-        self._keyed_ids = {rule.id: hit for hit, rule in enumerate(rule for rule in rules if rule.keywords)}
+        # Anchored rules need no check: each of their matches holds its keyword.
+        self._keyed_ids = {
+            rule.id: hit for hit, rule in enumerate(rule for rule in rules if rule.keywords) if rule not in anchored
+        }
         self._keyword_searches = tuple(_compile_bytes(pattern) for pattern in keyword_patterns)
         self._keyword_overlap = max((len(k) for rule in rules for k in rule.keywords), default=1) - 1
 
     def __repr__(self) -> str:
-        return f"SecretEngine({len(self.rules)} rules, {len(self._groups)} groups)"
+        anchored = len(self._anchors.rules) if self._anchors else 0
+        return f"SecretEngine({len(self.rules)} rules: {anchored} found at keywords, {len(self._groups)} passes)"
 
     def find(self, data: bytes) -> list[Finding]:
         """Every finding in ``data``, overlaps merged, in order."""
@@ -342,6 +439,8 @@ class SecretEngine:
         for group, index in candidates:
             active.setdefault(group, set()).add(index)
         found: list[Finding] = []
+        if active.pop(self._anchored_at, None) is not None and self._anchors is not None:
+            self._scan_anchored(self._anchors, data, found)
         for group in sorted(active):
             self._scan(self._groups[group], active[group], data, found)
         if partial:
@@ -409,9 +508,8 @@ class SecretEngine:
         On return ``cursors`` holds, per rule, where its pass alone must go on
         from, or -1 when the text is done for it.
         """
-        budget, size = self.budget, len(data)
-        seen_limit = budget.floor_bytes + budget.bytes_per_byte * size
-        deadline = time.monotonic_ns() + budget.floor_ns + budget.ns_per_byte * size
+        size = len(data)
+        seen_limit, deadline = self.budget.limits(size)
         rules, starting_with = group.rules, group.starting_with
         locate, natives = group.locator._regexp.Match, group.natives
         seen = position = 0
@@ -438,6 +536,52 @@ class SecretEngine:
         for index in cursors:
             cursors[index] = -1
 
+    def _scan_anchored(self, anchors: _Anchors, data: bytes, found: list[Finding]) -> None:
+        """Try each anchored rule at the places before its keywords, in order.
+
+        A rule's match starts within its offset before one of its keywords, so
+        trying those places in order (past its previous match) finds what a pass
+        of its own would. Past the budget each rule finishes with such a pass,
+        from the first place not yet tried for it.
+        """
+        size = len(data)
+        seen_limit, deadline = self.budget.limits(size)
+        locate, table, natives = anchors.locator._regexp.Match, anchors.table, anchors.natives
+        offsets, starts = anchors.offsets, anchors.starts
+        count = len(anchors.rules)
+        cursors = [0] * count  # where each rule's next match may start: the end of its previous one
+        tried = [-1] * count  # the last place each rule was tried at, or ruled out
+        seen = position = 0
+        while True:
+            start, end = locate(_UNANCHORED, data, position, size)[0]
+            if start < 0:
+                return
+            seen += end - position
+            found_keyword = data[start:end]
+            for exact, indexes in table.get(found_keyword) or table[found_keyword.lower()]:
+                if exact is not None and not data.startswith(exact, start):
+                    continue
+                for index in indexes:
+                    place = start - offsets[index]
+                    if place <= tried[index] or place < cursors[index]:
+                        place = max(place, cursors[index], tried[index] + 1)
+                    tried[index] = start
+                    while place <= start:
+                        if data[place] in starts[index]:
+                            spans = natives[index](_ANCHORED, data, place, size)
+                            if spans[0][0] >= 0:
+                                _record(anchors.rules[index], spans, data, found)
+                                stop = spans[0][1]
+                                seen += stop - place
+                                place = cursors[index] = stop if stop > place else place + 1
+                                continue
+                        place += 1
+            position = start + 1
+            if seen > seen_limit or time.monotonic_ns() > deadline:
+                for index, rule in enumerate(anchors.rules):
+                    _scan_alone(rule, max(cursors[index], tried[index] + 1), data, found)
+                return
+
 
 def _scan_alone(rule: SecretRule, position: int, data: bytes, found: list[Finding]) -> None:
     """The rule's leftmost, non-overlapping matches from ``position`` on."""
@@ -460,7 +604,7 @@ def _record(rule: SecretRule, spans: list[tuple[int, int]], data: bytes, found: 
 def _merge(findings: list[Finding]) -> list[Finding]:
     """Overlapping findings become one, spanning both, named by the longer."""
     merged: list[Finding] = []
-    for finding in sorted(findings, key=_span):
+    for finding in sorted(findings):
         if merged and finding.start < merged[-1].end:
             last = merged[-1]
             longer = last if last.end - last.start >= finding.end - finding.start else finding
@@ -468,10 +612,6 @@ def _merge(findings: list[Finding]) -> list[Finding]:
         else:
             merged.append(finding)
     return merged
-
-
-def _span(finding: Finding) -> tuple[int, int]:
-    return finding.start, finding.end
 
 
 def redact(data: bytes, findings: list[Finding], *, keep_lines: bool = False) -> bytes:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
@@ -31,10 +33,20 @@ ALONE = SecretEngine(PACK.rules, budget=ScanBudget(bytes_per_byte=0, floor_bytes
 PART_WAY = SecretEngine(PACK.rules, budget=ScanBudget(bytes_per_byte=0, floor_bytes=400, **NO_TIME))
 # And one whose time is up at its first visit.
 OUT_OF_TIME = SecretEngine(PACK.rules, budget=ScanBudget(ns_per_byte=0, floor_ns=0))
+# The same rules located the other way: every rule that is found at its keywords goes
+# into one shared pass instead (as a pack without keyword_offset would be scanned).
+GROUPED_RULES = tuple(
+    replace(rule, keyword_offset=None, group="shared") if rule.keyword_offset is not None else rule
+    for rule in PACK.rules
+)
+GROUPED = SecretEngine(GROUPED_RULES)
+GROUPED_PART_WAY = SecretEngine(GROUPED_RULES, budget=PART_WAY.budget)
 # Crafted texts whose cost shows in the bytes of matches the shared pass sees. In the
 # others the cost is partial matches that RE2 follows past each real one, which only the
 # time limit sees (bench/secret_scan.py shows their time growing linearly).
 SEEN_BOUNDED = sorted(set(CRAFTED) - {"unfinished-openai-keys", "open-pem-between-tokens"})
+# Keywords alone and near-misses around them, for texts that put candidate places side by side.
+KEYWORD_PIECES = ["sk-", "sk-proj-", "-----BEGIN ", "Q~", "12345678:A", "://a:", "@h", "aws_", "key-", "SK", "eyJ"]
 # Corpus makers that exercise a rule under another name.
 MAKER_RULE = {"private-key-escaped": "private-key"}
 
@@ -71,6 +83,20 @@ class TestRulePack:
             ),
             ('schema_version = 1\nid = "p"\n[[rules]]\nid = "A b"\ndescription = "d"\npattern = "a"\n', "rules.0.id"),
             ('schema_version = 1\nid = "p"\nrules = []\n', "rules"),
+            (
+                'schema_version = 1\nid = "p"\n[[rules]]\nid = "a"\ndescription = "d"\npattern = "a"\nkeyword_offset = 0\n',
+                "rules.0: keyword_offset needs keywords",
+            ),
+            (
+                'schema_version = 1\nid = "p"\n[[rules]]\nid = "a"\ndescription = "d"\npattern = "a"\n'
+                'keywords = ["a"]\nkeyword_offset = 0\ngroup = "g"\n',
+                "rules.0: a rule with keyword_offset is found at its keywords, not in a group",
+            ),
+            (
+                'schema_version = 1\nid = "p"\n[[rules]]\nid = "a"\ndescription = "d"\npattern = "a"\n'
+                'keywords = ["a"]\nkeyword_offset = 65\n',
+                "rules.0.keyword_offset",
+            ),
             (
                 'schema_version = 1\nid = "p"\nallowlist = ["(x"]\n[[rules]]\nid = "a"\ndescription = "d"\npattern = "a"\n',
                 "allowlist.0",
@@ -135,13 +161,22 @@ class TestEveryFormat:
 class TestEngine:
     @settings(max_examples=150)
     @given(
-        st.lists(st.sampled_from(sorted(SECRET_MAKERS) + sorted(NEGATIVE_MAKERS) + ["", "x", "\n"]), max_size=12),
+        st.lists(
+            st.sampled_from(sorted(SECRET_MAKERS) + sorted(NEGATIVE_MAKERS) + KEYWORD_PIECES + ["", "x", "\n"]),
+            max_size=12,
+        ),
         st.integers(0, 10**6),
     )
     @example(["private-key-escaped", "private-key-escaped"], 2)
     @example(["openai-project-key", "github-pat", "aws-access-key-id", "telegram-bot-token"], 0)
+    @example(["12345678:A", "telegram-bot-token", "x", "azure-ad-client-secret", "Q~"], 1)
+    @example(["sk-", "sk-proj-", "openai-api-key", "openai-project-key"], 2)
     def test_groups_find_what_single_passes_find(self, pieces: list[str], seed: int) -> None:
-        """Locating rules in groups finds exactly what one pass per rule finds, on every path."""
+        """Rules found at their keywords or in groups find exactly what one pass per rule finds.
+
+        Every path gives the same: at keywords, handed over to single passes at
+        once, part way, or when time is up; and the same rules in one shared pass.
+        """
         rng = random.Random(seed)
         makers = {**SECRET_MAKERS, **NEGATIVE_MAKERS}
         text = "".join(makers[p](rng)[1] + rng.choice([" ", "\n", ""]) if p in makers else p for p in pieces)
@@ -151,6 +186,31 @@ class TestEngine:
         assert ALONE.find(data) == expected
         assert PART_WAY.find(data) == expected
         assert OUT_OF_TIME.find(data) == expected
+        assert GROUPED.find(data) == expected
+        assert GROUPED_PART_WAY.find(data) == expected
+
+    @pytest.mark.parametrize("rule", [rule for rule in PACK.rules if rule.keyword_offset is not None], ids=str)
+    def test_matches_start_where_the_rule_says(self, rule: SecretRule) -> None:
+        """Each match of a rule found at its keywords holds one within its offset of the start.
+
+        That is what the rule declares (``keyword_offset``), and what lets the
+        engine try it only there; checked on every corpus maker's output, many
+        times over.
+        """
+        rng = random.Random(7)
+        makers = {**SECRET_MAKERS, **NEGATIVE_MAKERS}
+        matches = 0
+        for name in sorted(makers) * 5:
+            data = (makers[name](rng)[1] + " " + makers[name](rng)[1]).encode()
+            for match in rule.pattern.finditer(data):
+                matches += 1
+                head = data[match.start() : match.start() + rule.keyword_offset + max(map(len, rule.keywords))]
+                assert any(
+                    (head if keyword != keyword.lower() else head.lower()).find(keyword)
+                    in range(rule.keyword_offset + 1)
+                    for keyword in rule.keywords
+                ), (rule.id, match.start())
+        assert matches or rule.id == "private-key-unterminated"
 
     @pytest.mark.parametrize("name", sorted(CRAFTED))
     def test_crafted_text_found_as_single_passes_find(self, name: str) -> None:
@@ -160,6 +220,7 @@ class TestEngine:
         assert ENGINE.find(data) == expected
         assert ALONE.find(data) == expected
         assert OUT_OF_TIME.find(data) == expected
+        assert GROUPED.find(data) == expected
 
     def test_long_text_found_as_single_passes_find(self) -> None:
         """A long text, whose keywords are looked for only in its first part, gives the same."""
@@ -176,10 +237,8 @@ class TestEngine:
         start, so only the first part of the text is looked at for keywords.
         """
         github = {rule.id: rule for rule in PACK.rules}
-        odd = SecretRule(
-            **{**{f: getattr(github["github-pat"], f) for f in SecretRule.__slots__}, "keywords": (b"zzkw",)}
-        )
-        engine = SecretEngine((odd, github["github-oauth-token"]))
+        odd = replace(github["github-pat"], keywords=(b"zzkw",), keyword_offset=None, group="g")
+        engine = SecretEngine((odd, replace(github["github-oauth-token"], keyword_offset=None, group="g")))
         token = "ghp_" + "Z" * 8 + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9v"
         filler = "Notes about gho_ tokens and rotations.\n" + "plain words here\n" * 4000
         text = {
@@ -189,6 +248,39 @@ class TestEngine:
             "start": f"zzkw {filler}{token}\n{filler}",
         }[keyword_at]
         assert [f.rule_id for f in engine.find(text.encode())] == (["github-pat"] if found else [])
+
+    def test_shorter_keyword_at_the_same_place(self) -> None:
+        """Where two keywords start at one place, the rules of the shorter are tried too.
+
+        ``sk-proj-`` (the project key rule's keyword) starts with ``sk-`` (the
+        legacy key rule's); this key is too plain for the project rule's entropy
+        minimum, so only the legacy rule finds it.
+        """
+        data = b"key: sk-proj-" + b"a" * 16 + b"T3BlbkFJ" + b"a" * 16 + b"\n"
+        assert [finding.rule_id for finding in ENGINE.find(data)] == ["openai-api-key"]
+        assert ENGINE.find(data) == single_passes(data)
+
+    def test_each_place_tried_once(self) -> None:
+        """Keywords close together do not make a rule try the same place again.
+
+        Each ``:A`` lets a telegram bot token start up to 12 bytes before it, at
+        a digit; every digit here is within reach of four keywords.
+        """
+        engine = SecretEngine(PACK.rules)
+        assert engine._anchors is not None
+        calls = [0]
+
+        def counting(native: Any) -> Any:
+            def call(*args: object) -> object:
+                calls[0] += 1
+                return native(*args)
+
+            return call
+
+        engine._anchors.natives = tuple(map(counting, engine._anchors.natives))
+        data = b"1:A" * 1000
+        assert engine.find(data) == single_passes(data) == []
+        assert calls[0] <= data.count(b"1"), calls[0]
 
     def test_rule_resumes_after_its_own_match(self) -> None:
         """A rule's matches do not overlap: a start inside its previous match is not one.
@@ -211,13 +303,15 @@ class TestEngine:
         took 7 seconds (one search to the far end from each of 3,000 headers);
         here the number of searches the shared pass makes is bounded instead.
         """
-        engine = SecretEngine(PACK.rules, budget=ScanBudget(**NO_TIME))
+        engine = SecretEngine(GROUPED_RULES, budget=ScanBudget(**NO_TIME))
         calls = [0]
         for group in engine._groups:
             group.locator = _Counting(group.locator, calls)
         size = 200_000
         data = CRAFTED[name](size)
         assert engine.find(data) == ENGINE.find(data)
+        # Texts against the broad rules meet passes of a single rule, which need no shared one.
+        assert calls[0] > 0 or name in {"dotted-key-name", "underscore-key-name"}
         # The default limit is 8 bytes of matches seen per byte of text; a search that
         # lands on a crafted start sees at least a few hundred bytes.
         assert calls[0] < 100, calls[0]
