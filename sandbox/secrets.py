@@ -2,21 +2,25 @@
 
 Rule packs (``policies/secrets/*.toml``) are validated by pydantic and compiled
 with RE2, whose matching time is linear in the input whatever the pattern, since
-the text is attacker-influenced. :class:`SecretEngine` runs rules only where
-their keywords occur and locates the rules of one group with one pass, while
-each rule finds exactly what a pass of its own would; a work budget keeps the
-whole scan linear on crafted text. A value is a finding unless an allowlist
-marks it as a known dummy or its entropy is below the rule's minimum. Findings
-carry offsets and rule ids, never the value.
+the text is attacker-influenced. :class:`SecretEngine` tries a rule that says
+where its keywords sit in its matches only at those places (found by one
+hyperscan pass, or one RE2 pass where hyperscan is not installed), scans other
+rules in passes of their own or of their group, and each rule finds exactly
+what a pass of its own would; a work budget keeps the whole scan linear on
+crafted text. A value is a finding unless an allowlist marks it as a known dummy
+or its entropy is below the rule's minimum. Findings carry offsets and rule
+ids, never the value.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import time
 import tomllib
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -56,20 +60,32 @@ def _spans(pattern: Any, data: bytes, position: int, anchor: Any) -> list[tuple[
     return spans
 
 
-def _compile(pattern: str) -> Any:
+def _options(*, capture: bool = True) -> Any:
+    """RE2 options for every pattern here: bytes as Latin-1 characters, quiet errors.
+
+    Text is matched byte by byte (its UTF-8 bytes), so case folding is ASCII
+    only (in UTF-8 mode ``(?i)s`` would also match U+017F), which is also what
+    the hyperscan locator does; patterns are ASCII, so their meaning does not
+    depend on the mode otherwise.
+    """
     options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    options.never_capture = not capture
     options.log_errors = False
-    return re2.compile(pattern.encode("utf-8"), options)
+    return options
+
+
+def _compile(pattern: str) -> Any:
+    return re2.compile(pattern.encode("ascii"), _options())
 
 
 def _compile_bytes(pattern: bytes) -> Any:
-    options = re2.Options()
-    options.never_capture = True
-    options.log_errors = False
-    return re2.compile(pattern, options)
+    return re2.compile(pattern, _options(capture=False))
 
 
 def _check_re2(pattern: str) -> str:
+    if not pattern.isascii():
+        raise ValueError("patterns are ASCII (they match UTF-8 text byte by byte); write other bytes as \\xHH")
     try:
         _compile(pattern)
     except re2.error:
@@ -80,6 +96,36 @@ def _check_re2(pattern: str) -> str:
 
 
 _MAX_KEYWORD_OFFSET: Final = 64
+
+
+# A bracketed class of printable ASCII, not negated, escapes only of punctuation or \w \d \s
+# \t \n \r: it can only match single ASCII bytes, so a run of them is found byte by byte.
+_ASCII_CLASS: Final = re.compile(
+    r"\[(?!\^)(?:[\x20-\x5a\x5e-\x7e]|\\[\x20-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]|\\[wdstnr])+\]"
+)
+
+
+def _class_bytes(pattern: str) -> bytes:
+    """The bytes a one-character RE2 pattern (a class such as ``[a-z_]``) matches alone."""
+    compiled = _compile(pattern)
+    return bytes(byte for byte in range(256) if compiled.fullmatch(bytes((byte,))) is not None)
+
+
+def _one_byte_class(pattern: str) -> str:
+    if not _ASCII_CLASS.fullmatch(pattern) or not _class_bytes(pattern):
+        raise ValueError("before_keyword is a class of ASCII characters, such as [A-Za-z0-9_.]")
+    return pattern
+
+
+# Syntax that hyperscan (which also reads after_keyword) could take more narrowly than RE2:
+# Unicode classes, escapes of bytes outside ASCII, any byte.
+_NOT_PLAIN: Final = re.compile(r"\\[pPC]|\\x(?:[89a-fA-F]|\{)")
+
+
+def _plain_syntax(pattern: str) -> str:
+    if _NOT_PLAIN.search(pattern):
+        raise ValueError("after_keyword has no Unicode classes (\\p, \\P), \\C or escapes of bytes past \\x7f")
+    return pattern
 
 
 class _Model(BaseModel):
@@ -106,6 +152,11 @@ class RuleModel(_Model):
     # Every match holds one of the keywords, starting at most this many bytes after the match
     # does: the rule is then tried only where its keywords occur, with no pass of its own.
     keyword_offset: Annotated[int, Field(ge=0, le=_MAX_KEYWORD_OFFSET)] | None = None
+    # Bytes (an RE2 class) the match may also start back over, in a run ending at the keyword:
+    # the offset then counts from the start of that run (a key name before its keyword, say).
+    before_keyword: Annotated[Pattern, AfterValidator(_one_byte_class)] | None = None
+    # What every match has right after that keyword: only keywords followed by it are tried.
+    after_keyword: Annotated[Pattern, AfterValidator(_plain_syntax)] | None = None
 
     @field_validator("keywords")
     @classmethod
@@ -120,6 +171,8 @@ class RuleModel(_Model):
             raise ValueError("keyword_offset needs keywords")
         if self.keyword_offset is not None and self.group is not None:
             raise ValueError("a rule with keyword_offset is found at its keywords, not in a group")
+        if (self.after_keyword is not None or self.before_keyword is not None) and self.keyword_offset is None:
+            raise ValueError("after_keyword and before_keyword need keyword_offset")
         return self
 
 
@@ -146,6 +199,8 @@ class SecretRule:
     allowlist_match: Any
     group: str
     keyword_offset: int | None = None
+    after_keyword: bytes | None = None  # an RE2 pattern, as given
+    before_keyword: bytes = b""  # the bytes of that class
 
     def accepts(self, value: bytes, match: bytes) -> bool:
         """True when a found value is a real finding: not allowlisted, entropy high enough."""
@@ -256,6 +311,8 @@ def _parse_pack(text: str, source: str) -> RulePack:
             allowlist_match=_alternation(rule.allowlist_match),
             group=f"{model.id}/{rule.group or rule.id}",
             keyword_offset=rule.keyword_offset,
+            after_keyword=None if rule.after_keyword is None else rule.after_keyword.encode("ascii"),
+            before_keyword=b"" if rule.before_keyword is None else _class_bytes(rule.before_keyword),
         )
         for rule in model.rules
     )
@@ -290,10 +347,8 @@ class _Group:
         if len(rules) == 1:
             self.locator = rules[0].pattern  # a rule alone never needs a shared pass
         else:
-            options = re2.Options()
-            options.never_capture = True  # the pass only finds places; each rule finds its own spans
+            options = _options(capture=False)  # the pass only finds places; each rule finds its own spans
             options.max_mem = _GROUP_MAX_MEM
-            options.log_errors = False
             self.locator = re2.compile(b"|".join(b"(?:" + rule.pattern.pattern + b")" for rule in rules), options)
         self.natives = tuple(rule.pattern._regexp.Match for rule in rules)
         # The group's rules (as indexes) a match starting with each byte could belong to.
@@ -303,33 +358,54 @@ class _Group:
         )
 
 
-class _Anchors:
-    """Rules tried only where their keywords occur: one pass finds every keyword.
+# Per rule-list entry: the exact bytes a keyword needs at the place (None when the finder
+# checked already, or any case will do), and the rules (as indexes) it may start there.
+Entries = tuple[tuple[bytes | None, tuple[int, ...]], ...]
 
-    A rule here declares that each of its matches holds one of its keywords,
-    starting at most ``keyword_offset`` bytes after the match does, so its
-    matches can only start in the few places before each keyword.
+
+def _load_hyperscan() -> Any:
+    try:
+        import hyperscan  # noqa: PLC0415 -- optional: wheels exist for Linux x86-64, macOS and Windows only
+    except ImportError:
+        return None
+    return hyperscan
+
+
+_HYPERSCAN: Final[Any] = _load_hyperscan()
+
+
+class _Re2Keywords:
+    """Keywords found by one RE2 pass, one place at a time.
+
+    The pass reports one alternative per place: the longest keyword there
+    (with what follows it, for rules that say), and every other keyword at
+    that place is a prefix of it, so the table gives all their rules.
     """
 
-    __slots__ = ("locator", "natives", "offsets", "rules", "starts", "table")
+    __slots__ = ("followed", "locator", "table")
 
     def __init__(self, rules: tuple[SecretRule, ...]) -> None:
-        self.rules = rules
-        self.natives = tuple(rule.pattern._regexp.Match for rule in rules)
-        self.offsets = tuple(rule.keyword_offset or 0 for rule in rules)
-        self.starts = tuple(_first_bytes(rule) for rule in rules)
         owners: dict[bytes, list[int]] = {}
         for index, rule in enumerate(rules):
             for keyword in rule.keywords:
                 owners.setdefault(keyword, []).append(index)
-        # Longest first, so that where several keywords start at one place the pass reports
-        # the longest, and every other one starting there is a prefix of it.
         keywords = sorted(owners, key=lambda keyword: (-len(keyword), keyword))
-        self.locator = _compile_bytes(b"|".join(_keyword_pattern(keyword) for keyword in keywords))
-        # For a keyword as found (lower-cased): the keywords starting at the same place, each
-        # with the exact bytes it needs (None when any case will do) and its rules.
+        # A keyword all of whose rules say what follows it is looked for with that after it.
+        after: dict[bytes, bytes] = {}
+        for keyword in keywords:
+            followers = {rules[index].after_keyword for index in owners[keyword]}
+            if None not in followers:
+                after[keyword] = b"(?:" + b"|".join(b"(?:" + f + b")" for f in sorted(filter(None, followers))) + b")"
+        self.locator = _compile_bytes(b"|".join(_keyword_pattern(k) + after.get(k, b"") for k in keywords))
+        # Such keywords are found with more than the keyword; by length, longest first: each
+        # lower-cased, with the exact bytes it needs (None when any case will do).
+        followed: dict[int, dict[bytes, tuple[bytes | None, ...]]] = {}
+        for keyword in after:
+            same = followed.setdefault(len(keyword), {})
+            same[keyword.lower()] = (*same.get(keyword.lower(), ()), None if keyword == keyword.lower() else keyword)
+        self.followed = sorted(followed.items(), reverse=True)
         # Keyed by the keyword lower-cased, and as written (the usual case, found without lowering).
-        self.table = {
+        self.table: dict[bytes, Entries] = {
             key: tuple(
                 (None if keyword == keyword.lower() else keyword, tuple(owners[keyword]))
                 for keyword in keywords
@@ -338,6 +414,154 @@ class _Anchors:
             for found in keywords
             for key in (found, found.lower())
         }
+
+    def hits(self, data: bytes) -> Iterator[tuple[int, int, Entries]]:
+        """Each place where a keyword starts, in order: the place, the bytes the pass went on, the entries."""
+        locate, table, size = self.locator._regexp.Match, self.table, len(data)
+        position = 0
+        while True:
+            start, end = locate(_UNANCHORED, data, position, size)[0]
+            if start < 0:
+                return
+            found = data[start:end]
+            yield start, end - position, table.get(found) or table.get(found.lower()) or self._entries(found)
+            position = start + 1
+
+    def _entries(self, found: bytes) -> Entries:
+        """The entries for a keyword found with what follows it: the longest it starts with."""
+        lowered = found.lower()
+        for length, keywords in self.followed:
+            for exact in keywords.get(lowered[:length], ()):
+                if exact is None or found.startswith(exact):
+                    return self.table[lowered[:length]]
+        return self.table[found]  # not reached: the found text starts with one of them
+
+
+@functools.lru_cache(maxsize=16)
+def _hyperscan_database(expressions: tuple[bytes, ...], flags: tuple[int, ...]) -> Any:
+    """A compiled hyperscan database, shared by every engine that needs the same one.
+
+    Compiling takes tens of milliseconds (the broad rules' continuations), and
+    a sandbox may be built per request, so databases are cached the way the
+    ``re`` module caches patterns: the result depends only on the arguments, and
+    a database is read-only (each scan has a scratch of its own).
+    """
+    database = _HYPERSCAN.Database()
+    database.compile(
+        expressions=list(expressions), ids=list(range(len(expressions))), elements=len(expressions), flags=list(flags)
+    )
+    return database
+
+
+class _NativeKeywords:
+    """Keywords found by one hyperscan pass, every place at once.
+
+    One expression per keyword and what its rules say follows it (matched from
+    the keyword's start), so each place names exactly the rules to try there.
+    Hyperscan matches bytes and folds ASCII case only, like the RE2 patterns
+    here, so it finds a superset of the places a rule's matches need.
+    """
+
+    __slots__ = ("backs", "database", "entries", "literals", "scratch")
+
+    def __init__(self, rules: tuple[SecretRule, ...], *, follow: bool) -> None:
+        hyperscan = _HYPERSCAN
+        groups: dict[tuple[bytes, bytes | None], list[int]] = {}
+        for index, rule in enumerate(rules):
+            for keyword in rule.keywords:
+                groups.setdefault((keyword, rule.after_keyword if follow else None), []).append(index)
+        expressions, flags = [], []
+        # Bytes from a match's end back to the keyword's start, or -1 when hyperscan reports the start.
+        self.backs: list[int] = []
+        self.entries: list[Entries] = []
+        # Each expression's keyword, and whether any case will do (it is lower-cased then).
+        self.literals: list[tuple[bytes, bool]] = []
+        for (keyword, after), indexes in groups.items():
+            literal = b"".join(bytes((byte,)) if chr(byte).isalnum() else b"\\x%02x" % byte for byte in keyword)
+            if keyword == keyword.lower():
+                literal = b"(?i:" + literal + b")"
+            expressions.append(literal if after is None else literal + b"(?:" + after + b")")
+            flags.append(0 if after is None else hyperscan.HS_FLAG_SOM_LEFTMOST)
+            self.backs.append(len(keyword) if after is None else -1)
+            self.entries.append(((None, tuple(indexes)),))
+            self.literals.append((keyword, keyword == keyword.lower()))
+        self.database = _hyperscan_database(tuple(expressions), tuple(flags))
+        self.scratch = hyperscan.Scratch(self.database)
+
+    @classmethod
+    def build(cls, rules: tuple[SecretRule, ...]) -> _NativeKeywords | None:
+        """A finder for these rules, if hyperscan is installed and takes their patterns."""
+        if _HYPERSCAN is None or not rules:
+            return None
+        for follow in (True, False):  # without what follows the keywords, if that does not compile
+            try:
+                return cls(rules, follow=follow)
+            except _HYPERSCAN.error:
+                continue
+        return None
+
+    def places(self, data: bytes, limit: int, byte_limit: int) -> list[tuple[int, int]] | None:
+        """Each (place, expression) where a keyword starts, in order.
+
+        None past ``limit`` reports, or past ``byte_limit`` bytes searched again
+        (crafted text): the caller then scans each rule alone.
+        """
+        backs, found = self.backs, set()
+        reach: dict[tuple[int, int], int] = {}  # how far a keyword's continuation ran from a place
+        reports = 0
+
+        def on_match(expression: int, start: int, end: int, _flags: int, _context: object) -> bool:
+            nonlocal reports
+            reports += 1
+            back = backs[expression]
+            if back >= 0:
+                found.add((end - back, expression))
+            else:
+                found.add((start, expression))
+                reach[start, expression] = end  # reports come in order of their ends
+            return reports > limit  # True stops the scan
+
+        try:
+            # A scratch of its own per scan: hyperscan releases the GIL, so threads may scan at once.
+            self.database.scan(data, match_event_handler=on_match, scratch=self.scratch.clone())
+        except _HYPERSCAN.ScanTerminated:
+            return None
+        # For each end hyperscan reports only the leftmost start, so a place whose continuation
+        # ends where that of an earlier place of the same keyword does is not reported: take
+        # every place of the keyword inside the span reached instead (more places, never fewer).
+        searched = 0
+        lowered = data.lower() if reach else data
+        for (start, expression), end in reach.items():
+            searched += end - start
+            if searched > byte_limit:
+                return None
+            keyword, any_case = self.literals[expression]
+            text = lowered if any_case else data
+            at = text.find(keyword, start + 1, end)
+            while at >= 0:
+                found.add((at, expression))
+                at = text.find(keyword, at + 1, end)
+        return sorted(found)
+
+
+class _Anchors:
+    """Rules tried only where their keywords occur: one pass finds every keyword.
+
+    A rule here declares that each of its matches holds one of its keywords,
+    starting at most ``keyword_offset`` bytes after the match does (or after
+    the start of the run of ``before_keyword`` bytes ending at the keyword),
+    so its matches can only start in the few places before each keyword.
+    """
+
+    __slots__ = ("finder", "natives", "offsets", "rules", "runs", "starts")
+
+    def __init__(self, rules: tuple[SecretRule, ...], finder: _NativeKeywords | None) -> None:
+        self.rules = rules
+        self.natives = tuple(rule.pattern._regexp.Match for rule in rules)
+        self.offsets = tuple(rule.keyword_offset or 0 for rule in rules)
+        self.starts = tuple(_first_bytes(rule) for rule in rules)
+        self.runs = tuple(rule.before_keyword for rule in rules)
+        self.finder: _NativeKeywords | _Re2Keywords = finder or _Re2Keywords(rules)
 
 
 _GROUP_MAX_MEM: Final = 32 << 20  # DFA cache per shared pass; below ~8 MB it thrashes on typical text
@@ -364,6 +588,9 @@ class ScanBudget:
     floor_bytes: int = 65536
     ns_per_byte: int = 50
     floor_ns: int = 20_000_000
+    # Keyword places hyperscan may report: more (crafted text) and each rule scans alone.
+    bytes_per_place: int = 16
+    floor_places: int = 4096
 
     def limits(self, size: int) -> tuple[int, int]:
         """Bytes of matches a pass over ``size`` bytes may see, and when its time is up."""
@@ -376,38 +603,43 @@ class SecretEngine:
 
     A rule finds what ``rule.pattern.finditer`` would on its own: its leftmost,
     non-overlapping matches, kept when its allowlists and entropy minimum let
-    them, and only when one of the rule's keywords occurs in the text. Three
-    steps make that fast: one pass for every rule's keywords (a ``re2.Set`` of
-    literals) picks the candidate rules (in a long text, only until every group
-    has one: then all rules run, and a rule's findings count once its keyword is
-    seen anywhere); a group of several candidates makes one pass with its
-    patterns as one alternation, visiting every
-    place where one of them starts a match; at such a place each candidate that
-    can start with that byte and is not inside its own previous match is matched
-    anchored. A group whose pass goes over its :class:`ScanBudget` hands the rest
-    of the text to one pass per rule, so crafted text cannot make the scan
-    quadratic.
+    them, and only when one of the rule's keywords occurs in the text. A first
+    pass for every rule's keywords (a ``re2.Set`` of literals) ends the scan of
+    a text holding none (in a long text it stops once every pass has one: then
+    all rules run, and a rule's findings count once its keyword is seen
+    anywhere). Rules that declare ``keyword_offset`` are then tried anchored at
+    the places before their keywords (see :class:`_Anchors`), the keywords
+    found by hyperscan when ``native`` and installed, else by RE2 (then rules
+    with ``before_keyword``, whose keywords are common, scan alone instead). The
+    other rules scan in a pass of their own, or their group's: one pass of their
+    patterns as one alternation, visiting every place where one of them starts a
+    match. Each way keeps to the :class:`ScanBudget`; past it, the rules finish
+    with passes of their own, so crafted text cannot make the scan quadratic.
     """
 
-    def __init__(self, rules: tuple[SecretRule, ...], *, budget: ScanBudget | None = None) -> None:
+    def __init__(self, rules: tuple[SecretRule, ...], *, budget: ScanBudget | None = None, native: bool = True) -> None:
         self.rules = rules
         self.budget = budget or ScanBudget()
         members: dict[str, list[SecretRule]] = {}
         # An offset needs keywords to count (pack files cannot leave them out; code can).
-        anchored = tuple(rule for rule in rules if rule.keyword_offset is not None and rule.keywords)
+        anchorable = tuple(rule for rule in rules if rule.keyword_offset is not None and rule.keywords)
+        finder = _NativeKeywords.build(anchorable) if native else None
+        # With RE2 finding keywords, a rule that may start back over a run (a key name) scans
+        # alone: its keywords are common, and trying it at each costs more than its own pass.
+        anchored = anchorable if finder is not None else tuple(rule for rule in anchorable if not rule.before_keyword)
         for rule in rules:
             if rule not in anchored:
                 members.setdefault(rule.group, []).append(rule)
         self._groups = tuple(_Group(tuple(group)) for group in members.values())
         place = {rule.id: (g, i) for g, group in enumerate(self._groups) for i, rule in enumerate(group.rules)}
-        self._anchors = _Anchors(anchored) if anchored else None
+        self._anchors = _Anchors(anchored, finder) if anchored else None
         # The anchored rules take the place after the groups: one pass finds all of them.
         self._anchored_at = len(self._groups)
         place.update({rule.id: (self._anchored_at, i) for i, rule in enumerate(anchored)})
         # Rules without keywords run on every text; the others only where a keyword occurs.
         self._always = tuple(place[rule.id] for rule in rules if not rule.keywords)
         self._keyed = tuple(place[rule.id] for rule in rules if rule.keywords)
-        self._keywords = re2.Set.SearchSet()
+        self._keywords = re2.Set.SearchSet(_options(capture=False))
         keyword_patterns = [
             b"|".join(_keyword_pattern(keyword) for keyword in rule.keywords) for rule in rules if rule.keywords
         ]
@@ -425,8 +657,11 @@ class SecretEngine:
         self._keyword_overlap = max((len(k) for rule in rules for k in rule.keywords), default=1) - 1
 
     def __repr__(self) -> str:
-        anchored = len(self._anchors.rules) if self._anchors else 0
-        return f"SecretEngine({len(self.rules)} rules: {anchored} found at keywords, {len(self._groups)} passes)"
+        anchors = self._anchors
+        anchored = len(anchors.rules) if anchors else 0
+        finder = "hyperscan" if anchors and isinstance(anchors.finder, _NativeKeywords) else "RE2"
+        passes = len(self._groups)
+        return f"SecretEngine({len(self.rules)} rules: {anchored} found at keywords by {finder}, {passes} passes)"
 
     def find(self, data: bytes) -> list[Finding]:
         """Every finding in ``data``, overlaps merged, in order."""
@@ -539,32 +774,31 @@ class SecretEngine:
     def _scan_anchored(self, anchors: _Anchors, data: bytes, found: list[Finding]) -> None:
         """Try each anchored rule at the places before its keywords, in order.
 
-        A rule's match starts within its offset before one of its keywords, so
-        trying those places in order (past its previous match) finds what a pass
-        of its own would. Past the budget each rule finishes with such a pass,
-        from the first place not yet tried for it.
+        A rule's match starts within its offset (and run) before one of its
+        keywords, so trying those places in order, past its previous match and
+        the places already tried, finds what a pass of its own would. Past the
+        budget each rule finishes with such a pass, from the first place not yet
+        tried for it.
         """
         size = len(data)
         seen_limit, deadline = self.budget.limits(size)
-        locate, table, natives = anchors.locator._regexp.Match, anchors.table, anchors.natives
-        offsets, starts = anchors.offsets, anchors.starts
+        natives, offsets, starts, runs = anchors.natives, anchors.offsets, anchors.starts, anchors.runs
         count = len(anchors.rules)
         cursors = [0] * count  # where each rule's next match may start: the end of its previous one
         tried = [-1] * count  # the last place each rule was tried at, or ruled out
-        seen = position = 0
-        while True:
-            start, end = locate(_UNANCHORED, data, position, size)[0]
-            if start < 0:
-                return
-            seen += end - position
-            found_keyword = data[start:end]
-            for exact, indexes in table.get(found_keyword) or table[found_keyword.lower()]:
+        seen = 0
+        places = self._keyword_places(anchors.finder, data)
+        for start, advanced, entries in places or ():
+            seen += advanced
+            for exact, indexes in entries:
                 if exact is not None and not data.startswith(exact, start):
                     continue
                 for index in indexes:
-                    place = start - offsets[index]
-                    if place <= tried[index] or place < cursors[index]:
-                        place = max(place, cursors[index], tried[index] + 1)
+                    floor = cursors[index] if cursors[index] > tried[index] else tried[index] + 1
+                    place = start
+                    if runs[index]:  # the match may start back over a run of these bytes
+                        place = _run_start(data, min(start, floor + offsets[index]), start, runs[index])
+                    place = max(place - offsets[index], floor)  # the places before are decided
                     tried[index] = start
                     while place <= start:
                         if data[place] in starts[index]:
@@ -576,11 +810,43 @@ class SecretEngine:
                                 place = cursors[index] = stop if stop > place else place + 1
                                 continue
                         place += 1
-            position = start + 1
             if seen > seen_limit or time.monotonic_ns() > deadline:
-                for index, rule in enumerate(anchors.rules):
-                    _scan_alone(rule, max(cursors[index], tried[index] + 1), data, found)
-                return
+                break
+        else:
+            if places is not None:
+                return  # every keyword's places tried
+        for number, rule in enumerate(anchors.rules):
+            _scan_alone(rule, max(cursors[number], tried[number] + 1), data, found)
+
+    def _keyword_places(
+        self, finder: _NativeKeywords | _Re2Keywords, data: bytes
+    ) -> Iterable[tuple[int, int, Entries]] | None:
+        """Each place where a keyword starts, in order, with the bytes the finder went on and its entries.
+
+        Hyperscan reports all places at once; past the budget's number of them
+        (crafted text) it gives up, and this is None.
+        """
+        if isinstance(finder, _Re2Keywords):
+            return finder.hits(data)
+        budget, size = self.budget, len(data)
+        places = finder.places(
+            data,
+            budget.floor_places + size // budget.bytes_per_place,
+            budget.floor_bytes + budget.bytes_per_byte * size,
+        )
+        if places is None:
+            return None
+        by_expression = finder.entries
+        return ((start, 0, by_expression[expression]) for start, expression in places)
+
+
+def _run_start(data: bytes, low: int, end: int, run: bytes) -> int:
+    """Where the run of ``run`` bytes that ends at ``end`` starts, looking back no further than ``low``."""
+    near = max(low, end - 64)
+    rest = data[near:end].rstrip(run)
+    if rest or near == low:
+        return near + len(rest)
+    return low + len(data[low:end].rstrip(run))
 
 
 def _scan_alone(rule: SecretRule, position: int, data: bytes, found: list[Finding]) -> None:

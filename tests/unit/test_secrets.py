@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import platform
 import random
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,7 +20,9 @@ from sandbox.secrets import (
     ScanBudget,
     SecretEngine,
     SecretRule,
+    _compile_bytes,
     _merge,
+    _NativeKeywords,
     load_pack,
     redact,
     shannon_entropy,
@@ -33,6 +38,11 @@ ALONE = SecretEngine(PACK.rules, budget=ScanBudget(bytes_per_byte=0, floor_bytes
 PART_WAY = SecretEngine(PACK.rules, budget=ScanBudget(bytes_per_byte=0, floor_bytes=400, **NO_TIME))
 # And one whose time is up at its first visit.
 OUT_OF_TIME = SecretEngine(PACK.rules, budget=ScanBudget(ns_per_byte=0, floor_ns=0))
+# Hyperscan giving up at its first keyword place, as on text crafted to hold too many.
+GAVE_UP = SecretEngine(PACK.rules, budget=ScanBudget(floor_places=0, bytes_per_place=10**9))
+# Keywords found by RE2 instead, as where hyperscan is not installed (the broad rules then scan alone).
+WITH_RE2 = SecretEngine(PACK.rules, native=False)
+WITH_RE2_PART_WAY = SecretEngine(PACK.rules, budget=PART_WAY.budget, native=False)
 # The same rules located the other way: every rule that is found at its keywords goes
 # into one shared pass instead (as a pack without keyword_offset would be scanned).
 GROUPED_RULES = tuple(
@@ -47,6 +57,8 @@ GROUPED_PART_WAY = SecretEngine(GROUPED_RULES, budget=PART_WAY.budget)
 SEEN_BOUNDED = sorted(set(CRAFTED) - {"unfinished-openai-keys", "open-pem-between-tokens"})
 # Keywords alone and near-misses around them, for texts that put candidate places side by side.
 KEYWORD_PIECES = ["sk-", "sk-proj-", "-----BEGIN ", "Q~", "12345678:A", "://a:", "@h", "aws_", "key-", "SK", "eyJ"]
+KEYWORD_PIECES += ["db_pass", "word: ", "api.key = ", "-x.", "\u017fecret=", "\u212aey: ", "caf\u00e9", "\u6f22\u5b57"]
+KEYWORD_PIECES += ["xsk-aaaaaaaaaaaaaaaa-", "bQ3zP9mRx2Lw7Tk4T3BlbkFJcY8vN2dR5gH1jK6m"]
 # Corpus makers that exercise a rule under another name.
 MAKER_RULE = {"private-key-escaped": "private-key"}
 
@@ -96,6 +108,25 @@ class TestRulePack:
                 'schema_version = 1\nid = "p"\n[[rules]]\nid = "a"\ndescription = "d"\npattern = "a"\n'
                 'keywords = ["a"]\nkeyword_offset = 65\n',
                 "rules.0.keyword_offset",
+            ),
+            (
+                'schema_version = 1\nid = "p"\n[[rules]]\nid = "a"\ndescription = "d"\npattern = "a"\n'
+                'keywords = ["a"]\nkeyword_offset = 0\nbefore_keyword = "[^a]"\n',
+                "rules.0.before_keyword: before_keyword is a class of ASCII characters",
+            ),
+            (
+                'schema_version = 1\nid = "p"\n[[rules]]\nid = "a"\ndescription = "d"\npattern = "a"\n'
+                'keywords = ["a"]\nafter_keyword = "b"\n',
+                "rules.0: after_keyword and before_keyword need keyword_offset",
+            ),
+            (
+                'schema_version = 1\nid = "p"\n[[rules]]\nid = "a"\ndescription = "d"\npattern = "caf\u00e9"\n',
+                "rules.0.pattern: patterns are ASCII",
+            ),
+            (
+                'schema_version = 1\nid = "p"\n[[rules]]\nid = "a"\ndescription = "d"\npattern = "a"\n'
+                'keywords = ["a"]\nkeyword_offset = 0\nafter_keyword = "\\\\pL"\n',
+                "rules.0.after_keyword: after_keyword",
             ),
             (
                 'schema_version = 1\nid = "p"\nallowlist = ["(x"]\n[[rules]]\nid = "a"\ndescription = "d"\npattern = "a"\n',
@@ -188,28 +219,34 @@ class TestEngine:
         assert OUT_OF_TIME.find(data) == expected
         assert GROUPED.find(data) == expected
         assert GROUPED_PART_WAY.find(data) == expected
+        assert GAVE_UP.find(data) == expected
+        assert WITH_RE2.find(data) == expected
+        assert WITH_RE2_PART_WAY.find(data) == expected
 
-    @pytest.mark.parametrize("rule", [rule for rule in PACK.rules if rule.keyword_offset is not None], ids=str)
+    @pytest.mark.parametrize(
+        "rule", [rule for rule in PACK.rules if rule.keyword_offset is not None], ids=lambda rule: rule.id
+    )
     def test_matches_start_where_the_rule_says(self, rule: SecretRule) -> None:
-        """Each match of a rule found at its keywords holds one within its offset of the start.
+        """Each match of a rule found at its keywords holds one where the rule declares.
 
-        That is what the rule declares (``keyword_offset``), and what lets the
-        engine try it only there; checked on every corpus maker's output, many
-        times over.
+        That is: a keyword starting at most ``keyword_offset`` bytes after the
+        match does (or after the start of the run of ``before_keyword`` bytes
+        that ends at the keyword), followed by ``after_keyword`` when the rule
+        gives one. Checked on every corpus maker's output, many times over: the
+        declarations are what lets the engine try the rule only there.
         """
         rng = random.Random(7)
         makers = {**SECRET_MAKERS, **NEGATIVE_MAKERS}
+        after = None if rule.after_keyword is None else _compile_bytes(rule.after_keyword)
         matches = 0
         for name in sorted(makers) * 5:
             data = (makers[name](rng)[1] + " " + makers[name](rng)[1]).encode()
             for match in rule.pattern.finditer(data):
                 matches += 1
-                head = data[match.start() : match.start() + rule.keyword_offset + max(map(len, rule.keywords))]
                 assert any(
-                    (head if keyword != keyword.lower() else head.lower()).find(keyword)
-                    in range(rule.keyword_offset + 1)
-                    for keyword in rule.keywords
-                ), (rule.id, match.start())
+                    _declared_keyword_at(rule, after, data, match.start(), place)
+                    for place in range(match.start(), match.end())
+                ), (rule.id, match.group(0)[:40])
         assert matches or rule.id == "private-key-unterminated"
 
     @pytest.mark.parametrize("name", sorted(CRAFTED))
@@ -221,6 +258,44 @@ class TestEngine:
         assert ALONE.find(data) == expected
         assert OUT_OF_TIME.find(data) == expected
         assert GROUPED.find(data) == expected
+        assert GAVE_UP.find(data) == expected
+        assert WITH_RE2.find(data) == expected
+
+    def test_keywords_found_by_hyperscan(self) -> None:
+        """Where hyperscan is installed (the package requires it where it has wheels), it finds keywords."""
+        assert ENGINE._anchors is not None and WITH_RE2._anchors is not None
+        if sys.platform == "linux" and platform.machine() == "x86_64":
+            assert "by hyperscan" in repr(ENGINE), repr(ENGINE)
+        assert "by RE2" in repr(WITH_RE2) and len(WITH_RE2._groups) == 2  # the two broad rules scan alone
+
+    def test_hyperscan_takes_keywords_alone_when_what_follows_does_not_compile(self) -> None:
+        """A rule whose after_keyword hyperscan refuses still gets its keywords found, without it."""
+        github = next(rule for rule in PACK.rules if rule.id == "github-pat")
+        odd = replace(github, after_keyword=b"(?U)[A-Za-z0-9]{36}")  # RE2's ungreedy flag; hyperscan refuses it
+        engine = SecretEngine((odd,))
+        data = b"token ghp_" + b"aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5" + b" end"
+        assert [finding.rule_id for finding in engine.find(data)] == ["github-pat"]
+        assert engine._anchors is not None
+        finder = engine._anchors.finder
+        if "by hyperscan" in repr(ENGINE):  # hyperscan installed: it finds the keywords alone
+            assert isinstance(finder, _NativeKeywords) and -1 not in finder.backs
+
+    def test_hyperscan_gives_up_past_its_place_budget(self) -> None:
+        """Hyperscan stops reporting past its limit of places, and the rules then scan alone."""
+        assert GAVE_UP._anchors is not None
+        finder = GAVE_UP._anchors.finder
+        data = b"AKIA SK key- sk- " * 10
+        if isinstance(finder, _NativeKeywords):
+            assert finder.places(data, 3, 10**6) is None and finder.places(data, 1000, 10**6) is not None
+        assert GAVE_UP.find(data) == single_passes(data)
+
+    def test_threads_scan_at_once(self) -> None:
+        """One engine serves several threads at once (each hyperscan scan has its own scratch)."""
+        texts = [mixed_text(40_000, seed=seed, secret_share=0.2, negative_share=0.2).encode() for seed in range(4)]
+        expected = [ENGINE.find(text) for text in texts]
+        with ThreadPoolExecutor(4) as pool:
+            for _ in range(5):
+                assert list(pool.map(ENGINE.find, texts)) == expected
 
     def test_long_text_found_as_single_passes_find(self) -> None:
         """A long text, whose keywords are looked for only in its first part, gives the same."""
@@ -259,6 +334,22 @@ class TestEngine:
         data = b"key: sk-proj-" + b"a" * 16 + b"T3BlbkFJ" + b"a" * 16 + b"\n"
         assert [finding.rule_id for finding in ENGINE.find(data)] == ["openai-api-key"]
         assert ENGINE.find(data) == single_passes(data)
+
+    def test_keyword_inside_the_continuation_of_another(self) -> None:
+        """A keyword place inside what follows an earlier place of the same keyword is tried.
+
+        Both ``sk-`` here are followed by what the rule's ``after_keyword`` says
+        (a run of key characters, then the marker), up to the same end; the first
+        is no match (no word boundary before it), the second is. Hyperscan reports
+        one start per end, the leftmost: the second place must still be tried.
+        """
+        data = b"xsk-" + b"a" * 16 + b"-sk-bQ3zP9mRx2Lw7Tk4T3BlbkFJcY8vN2dR5gH1jK6m end"
+        assert single_passes(data) == [Finding(21, 64, "openai-api-key")]
+        assert ENGINE.find(data) == WITH_RE2.find(data) == single_passes(data)
+        # With no budget for searching again, the rules scan alone, and find it too.
+        assert SecretEngine(PACK.rules, budget=ScanBudget(floor_bytes=0, bytes_per_byte=0)).find(data) == single_passes(
+            data
+        )
 
     def test_each_place_tried_once(self) -> None:
         """Keywords close together do not make a rule try the same place again.
@@ -363,6 +454,19 @@ class TestEngine:
         base = next(rule for rule in PACK.rules if rule.id == "github-pat")
         bare = SecretRule(**{**{f: getattr(base, f) for f in base.__slots__}, "keywords": ()})
         assert SecretEngine((bare,)).find(b"ghp_" + b"aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5")
+
+
+def _declared_keyword_at(rule: SecretRule, after: Any, data: bytes, start: int, place: int) -> bool:
+    """Whether a keyword of ``rule`` at ``place`` is one its declaration allows for a match at ``start``."""
+    run = len(data[:place]) - len(data[:place].rstrip(rule.before_keyword)) if rule.before_keyword else 0
+    if start < place - run - (rule.keyword_offset or 0):
+        return False
+    return any(
+        (head if keyword != keyword.lower() else head.lower()) == keyword
+        and (after is None or after.match(data, place + len(keyword)) is not None)
+        for keyword in rule.keywords
+        for head in (data[place : place + len(keyword)],)
+    )
 
 
 def single_passes(data: bytes) -> list[Finding]:
