@@ -263,7 +263,8 @@ def _repeat(unit: bytes, size: int) -> bytes:
 
 
 # Texts crafted against the scanner rather than for it: many overlapping starts of long
-# matches, long-lived partial matches between real ones, key names thousands of bytes long.
+# matches, long-lived partial matches between real ones, key names thousands of bytes long,
+# keyword places packed as close as they go.
 # A scan that visits every start and rescans from each would take time quadratic in these.
 CRAFTED: dict[str, Callable[[int], bytes]] = {
     "pem-headers-one-end": lambda size: (
@@ -276,4 +277,6 @@ CRAFTED: dict[str, Callable[[int], bytes]] = {
     "nested-token-prefixes": lambda size: _repeat(b"sk-proj-", size) + b" ghp_",
     "dotted-key-name": lambda size: _repeat(b"a-", size) + b"key=AbCdEf0123456789XyZ",
     "underscore-key-name": lambda size: b"_" * size + b"password=abcdefgh",
+    # Every four bytes a key name, an assignment and a long enough value: a keyword place each.
+    "assignment-after-assignment": lambda size: _repeat(b"key=", size),
 }
