@@ -54,12 +54,6 @@ _UNANCHORED: Final = re2._re2.RE2.Anchor.UNANCHORED
 _ANCHORED: Final = re2._re2.RE2.Anchor.ANCHOR_START
 
 
-def _spans(pattern: Any, data: bytes, position: int, anchor: Any) -> list[tuple[int, int]]:
-    """Spans of the whole match and each group, ``(-1, -1)`` first when there is no match."""
-    spans: list[tuple[int, int]] = pattern._regexp.Match(anchor, data, position, len(data))
-    return spans
-
-
 def _options(*, capture: bool = True) -> Any:
     """RE2 options for every pattern here: bytes as Latin-1 characters, quiet errors.
 
@@ -572,23 +566,25 @@ _NEAR: Final = 256  # bytes either side of a finding where its rule's keyword is
 
 @dataclass(frozen=True, slots=True)
 class ScanBudget:
-    """How much work locating a group's matches together may take before its rules scan alone.
+    """How much work finding rules together may take before each rule scans alone.
 
     Each rule's findings are its own leftmost, non-overlapping matches whichever
-    way they are found; the budget only chooses the way. The shared pass visits
-    every place where some rule of the group starts a match, and crafted text can
-    make those visits cost time quadratic in its length (many overlapping starts
-    of long matches). Past ``floor_bytes`` plus ``bytes_per_byte`` bytes of
-    matches seen per byte of text, or past ``floor_ns`` plus ``ns_per_byte``
-    nanoseconds per byte, each rule finishes the text with a pass of its own,
-    which is linear.
+    way they are found; the budget only chooses the way. A group's shared pass
+    visits every place where some rule of the group starts a match, and anchored
+    rules are tried at every place of their keywords; crafted text can make those
+    visits cost time quadratic in its length (many overlapping starts of long
+    matches). Past ``floor_bytes`` plus ``bytes_per_byte`` bytes of matches seen
+    (or searched again for hidden keyword places) per byte of text, past
+    ``floor_ns`` plus ``ns_per_byte`` nanoseconds per byte, or past
+    ``floor_places`` plus one keyword place reported by hyperscan per
+    ``bytes_per_place`` bytes, each rule finishes the text with a pass of its
+    own, which is linear.
     """
 
     bytes_per_byte: int = 8
     floor_bytes: int = 65536
     ns_per_byte: int = 50
     floor_ns: int = 20_000_000
-    # Keyword places hyperscan may report: more (crafted text) and each rule scans alone.
     bytes_per_place: int = 16
     floor_places: int = 4096
 
