@@ -55,6 +55,18 @@ GROUPED_PART_WAY = SecretEngine(GROUPED_RULES, budget=PART_WAY.budget)
 # others the cost is partial matches that RE2 follows past each real one, which only the
 # time limit sees (bench/secret_scan.py shows their time growing linearly).
 SEEN_BOUNDED = sorted(set(CRAFTED) - {"unfinished-openai-keys", "open-pem-between-tokens"})
+# Every way a scan can go; each must find what one pass per rule finds.
+EVERY_PATH = {
+    "at keywords": ENGINE,
+    "alone at once": ALONE,
+    "alone part way": PART_WAY,
+    "out of time": OUT_OF_TIME,
+    "one shared pass": GROUPED,
+    "shared pass, part way": GROUPED_PART_WAY,
+    "hyperscan gave up": GAVE_UP,
+    "keywords by RE2": WITH_RE2,
+    "keywords by RE2, part way": WITH_RE2_PART_WAY,
+}
 # Keywords alone and near-misses around them, for texts that put candidate places side by side.
 KEYWORD_PIECES = ["sk-", "sk-proj-", "-----BEGIN ", "Q~", "12345678:A", "://a:", "@h", "aws_", "key-", "SK", "eyJ"]
 KEYWORD_PIECES += ["db_pass", "word: ", "api.key = ", "-x.", "\u017fecret=", "\u212aey: ", "caf\u00e9", "\u6f22\u5b57"]
@@ -213,15 +225,8 @@ class TestEngine:
         text = "".join(makers[p](rng)[1] + rng.choice([" ", "\n", ""]) if p in makers else p for p in pieces)
         data = text.encode()
         expected = single_passes(data)
-        assert ENGINE.find(data) == expected
-        assert ALONE.find(data) == expected
-        assert PART_WAY.find(data) == expected
-        assert OUT_OF_TIME.find(data) == expected
-        assert GROUPED.find(data) == expected
-        assert GROUPED_PART_WAY.find(data) == expected
-        assert GAVE_UP.find(data) == expected
-        assert WITH_RE2.find(data) == expected
-        assert WITH_RE2_PART_WAY.find(data) == expected
+        for path, engine in EVERY_PATH.items():
+            assert engine.find(data) == expected, path
 
     @pytest.mark.parametrize(
         "rule", [rule for rule in PACK.rules if rule.keyword_offset is not None], ids=lambda rule: rule.id
@@ -254,12 +259,8 @@ class TestEngine:
         """Texts crafted against the shared pass still give what one pass per rule gives."""
         data = CRAFTED[name](20_000)
         expected = single_passes(data)
-        assert ENGINE.find(data) == expected
-        assert ALONE.find(data) == expected
-        assert OUT_OF_TIME.find(data) == expected
-        assert GROUPED.find(data) == expected
-        assert GAVE_UP.find(data) == expected
-        assert WITH_RE2.find(data) == expected
+        for path, engine in EVERY_PATH.items():
+            assert engine.find(data) == expected, path
 
     def test_keywords_found_by_hyperscan(self) -> None:
         """Where hyperscan is installed (the package requires it where it has wheels), it finds keywords."""
