@@ -93,7 +93,7 @@ def test_bad_factory_spec(tmp_path: Path) -> None:
 
 def test_hang_counted_and_worker_restarted(tmp_path: Path) -> None:
     code, _, report = attack(tmp_path, f"{TARGETS}:hangs_on_hardlink_view", "--families", "hardlink",
-                                  "--race-seconds", "0", "--timeout", "1", "--strict")  # fmt: skip
+                                  "--race-seconds", "0", "--timeout", "5", "--strict")  # fmt: skip
     assert code == 1 and report["totals"]["hang"] == 2 and report["worker_restarts"] == 2
     assert report["families"]["hardlink"]["cases"] == 14 and report["totals"]["escape"] == 0
 

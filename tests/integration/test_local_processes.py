@@ -6,6 +6,7 @@ import multiprocessing
 import os
 import random
 import signal
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -16,12 +17,16 @@ import pytest
 from sandbox import Sandbox, load_policy
 from sandbox.attack.inotify import Watcher
 from sandbox.attack.race import race_commands
-from sandbox.storage import LocalStorage
+from sandbox.storage import LocalStorage, _fs
 from sandbox.storage._fs import TEMP_PREFIX, rename_exchange
 from tests.unit.test_local_storage import full_walk
 
 RACE_SECONDS = float(os.environ.get("MEMORY_SANDBOX_RACE_SECONDS", "10"))
 KILL_POINTS = int(os.environ.get("MEMORY_SANDBOX_KILL_POINTS", "200"))
+# Kill points are drawn from the first KILL_STEPS file-system changes of a writer (about 30 calls).
+KILL_STEPS = 300
+# The race runs RACE_SECONDS and at least this much work, however long that takes on a busy machine.
+MIN_SWAPS, MIN_RACE_ROUNDS = 1000, 200
 FORK = multiprocessing.get_context("fork")
 
 
@@ -120,9 +125,47 @@ def check_whole(root: Path) -> None:
         assert places[0].read_text() == f"moving file {mover}\n"
 
 
+# Every step that changes a file system: the audit events of the calls that create, move or remove
+# names, and the three calls that raise none (write, pwrite, fsync), wrapped below.
+_CHANGING_EVENTS = frozenset({"os.rename", "os.remove", "os.rmdir", "os.mkdir", "os.link", "os.truncate", "os.chmod"})
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+
+def _die_at_step(step: int) -> None:
+    """In a forked child: SIGKILL this process just before its ``step``-th file-system change.
+
+    The kill point is chosen by counting changes, not by a timer, so the same seed kills at the
+    same instant of the same write however busy the machine is.
+    """
+    count = 0
+
+    def tick() -> None:
+        nonlocal count
+        count += 1
+        if count == step:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        opens_for_writing = event == "open" and isinstance(args[2], int) and args[2] & _WRITE_FLAGS
+        if opens_for_writing or event in _CHANGING_EVENTS:
+            tick()
+
+    def counted(real: Any) -> Any:
+        def call(*args: Any) -> Any:
+            tick()
+            return real(*args)
+
+        return call
+
+    sys.addaudithook(hook)
+    for name in ("write", "pwrite", "fsync"):
+        setattr(os, name, counted(getattr(os, name)))
+    _fs._call_renameat2 = counted(_fs._call_renameat2)  # renameat2 goes through ctypes
+
+
 @pytest.mark.slow
 def test_sigkill_mid_write_leaves_whole_files(tmp_path: Path) -> None:
-    """Killed at random points, writers leave every file whole (before or after a write), no temp file visible."""
+    """Killed before each kind of file-system step, writers leave every file whole and no temp file visible."""
     root = tmp_path / "store"
     setup = sandbox_on(root)
     for mover in MOVERS:
@@ -130,22 +173,23 @@ def test_sigkill_mid_write_leaves_whole_files(tmp_path: Path) -> None:
     rng = random.Random(2026)
     mid_write = 0
     for point in range(KILL_POINTS):
+        step = rng.randrange(1, KILL_STEPS)
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child never returns
             try:
+                _die_at_step(step)
                 _writer_stream(root, point)
             finally:
                 os._exit(0)
-        time.sleep(rng.uniform(0.0, 0.04))
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, f"writer {point} was not killed"
         # A dirty state means the kill landed while a write held the store's lock.
         mid_write += b"dirty" in (root / ".memory-sandbox" / "state").read_bytes()
         check_whole(root)
         listing = setup.execute({"command": "view", "path": "/memories"}).content
         assert TEMP_PREFIX not in str(listing)
     print(f"\nkill points: {KILL_POINTS}, landed mid-write: {mid_write}")
-    assert mid_write >= KILL_POINTS // 10
+    assert mid_write >= KILL_POINTS // 4
     with LocalStorage(root) as reopened:
         assert not list(root.rglob(f"{TEMP_PREFIX}*"))
         assert reopened.usage() == full_walk(root)
@@ -160,7 +204,7 @@ def _exchange_flipper(root: Path, stop: Any, swaps: Any) -> None:
     while not stop.is_set():
         rename_exchange(fd, "flip", fd, "flip_link")
         count += 1
-    swaps.value = count
+        swaps.value = count
 
 
 def _rename_flipper(root: Path, outside: Path, stop: Any, swaps: Any) -> None:
@@ -190,7 +234,7 @@ def _rename_flipper(root: Path, outside: Path, stop: Any, swaps: Any) -> None:
             except OSError:
                 move_aside()
         count += 1
-    swaps.value = count
+        swaps.value = count
 
 
 @pytest.mark.slow
@@ -209,7 +253,7 @@ def test_symlink_swap_race_never_escapes(tmp_path: Path) -> None:
     before = {p: p.read_bytes() for p in outside.rglob("*") if p.is_file()}
 
     watcher = Watcher([outside, outside / "sub"])
-    stop, swaps = FORK.Event(), [FORK.Value("q", 0), FORK.Value("q", 0)]
+    stop, swaps = FORK.Event(), [FORK.Value("q", 0, lock=False), FORK.Value("q", 0, lock=False)]
     flippers = [
         FORK.Process(target=_exchange_flipper, args=(root, stop, swaps[0])),
         FORK.Process(target=_rename_flipper, args=(root, outside, stop, swaps[1])),
@@ -217,9 +261,15 @@ def test_symlink_swap_race_never_escapes(tmp_path: Path) -> None:
     for process in flippers:
         process.start()
     outcomes: Counter[str] = Counter()
-    deadline, n = time.monotonic() + RACE_SECONDS, 0
+    start, n = time.monotonic(), 0
+
+    def raced_enough() -> bool:
+        # Work done, not time spent, ends the race: on a busy machine it simply runs longer.
+        enough = min(swaps[0].value, swaps[1].value) >= MIN_SWAPS and n >= MIN_RACE_ROUNDS
+        return enough and time.monotonic() - start >= RACE_SECONDS
+
     try:
-        while time.monotonic() < deadline:
+        while not raced_enough() and time.monotonic() - start < RACE_SECONDS * 20:
             n += 1
             for command in race_commands(n):
                 result = sandbox.execute(command)
@@ -233,7 +283,7 @@ def test_symlink_swap_race_never_escapes(tmp_path: Path) -> None:
     watcher.close()
     print(f"\nrace: {sum(outcomes.values())} calls, {swaps[0].value} exchanges, {swaps[1].value} renames")
     print("race outcomes:", dict(sorted(outcomes.items())))
-    assert swaps[0].value > 1000 and swaps[1].value > 1000
+    assert min(swaps[0].value, swaps[1].value) >= MIN_SWAPS and n >= MIN_RACE_ROUNDS
     assert not events, f"outside touched: {dict(events)}"
     assert {p: p.read_bytes() for p in outside.rglob("*") if p.is_file()} == before
     assert all(canary not in p.read_text() for p in root.rglob("*") if p.is_file() and not p.is_symlink())

@@ -134,7 +134,7 @@ class TestHardLinksAndSpecialFiles:
         result: list[Any] = []
         worker = threading.Thread(target=lambda: result.append(tool(store)(command="view", path="/memories/pipe.md")))
         worker.start()
-        worker.join(timeout=5)
+        worker.join(timeout=60)
         assert not worker.is_alive(), "view of a FIFO blocked"
         assert result[0] == (True, "Error: Access denied: /memories/pipe.md is not a regular file or folder")
 
