@@ -108,8 +108,15 @@ class QuotaSection(_Section):
 
     max_bytes: Positive | None = 10 * _MIB
     max_files: Positive | None = 1000
+    # Folders count too (renames and deletes leave them behind); unset means the same as max_files.
+    max_folders: Positive | None = None
     # Token bucket per scope: this many calls a minute, in bursts of up to as many.
     max_operations_per_minute: Positive | None = None
+
+    @property
+    def folder_limit(self) -> int | None:
+        """The folder quota in force: ``max_folders``, or ``max_files`` when it is not set."""
+        return self.max_folders if self.max_folders is not None else self.max_files
 
 
 class AccessRule(_Section):
