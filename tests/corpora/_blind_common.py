@@ -10,6 +10,7 @@ import base64
 import random
 import string
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "UPPER_ALNUM",
     "Item",
     "Piece",
+    "Registry",
     "b64",
     "b64url",
     "bech32_encode",
@@ -148,3 +150,30 @@ def bech32_encode(hrp: str, data: bytes) -> str:
     polymod = _bech32_polymod([*expanded, *five, 0, 0, 0, 0, 0, 0]) ^ 1
     checksum = [(polymod >> 5 * (5 - i)) & 31 for i in range(6)]
     return hrp + "1" + "".join(BECH32[d] for d in five + checksum)
+
+
+class Registry:
+    """Kinds in definition order; `value` registers a function returning the bare value string."""
+
+    def __init__(self, role: str) -> None:
+        self.role = role
+        self.kinds: list[tuple[str, Callable[[random.Random], Item]]] = []
+
+    def item(self, kind: str) -> Callable[[Callable[[random.Random], Item]], Callable[[random.Random], Item]]:
+        def register(gen: Callable[[random.Random], Item]) -> Callable[[random.Random], Item]:
+            self.kinds.append((kind, gen))
+            return gen
+
+        return register
+
+    def value(
+        self, kind: str, label: str, *keys: str
+    ) -> Callable[[Callable[[random.Random], str]], Callable[[random.Random], Item]]:
+        def register(make: Callable[[random.Random], str]) -> Callable[[random.Random], Item]:
+            def gen(rng: random.Random) -> Item:
+                return Item(kind, self.role, [mark(self.role, kind, make(rng))], keys, label)
+
+            self.kinds.append((kind, gen))
+            return gen
+
+        return register

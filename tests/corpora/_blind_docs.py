@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from _blind_common import Item, Piece, plain
-from _blind_prose import FILL_EXTRA, PROSE
+from _blind_prose import FILL_EXTRA, NEAR_DUMMY_WORDS, PROSE
 from _blind_render import allowed, render_config
 
 __all__ = ["render_markdown"]
@@ -150,6 +150,10 @@ def _inline(item: Item, rng: random.Random) -> list[Piece]:
     if item.kind in PROSE and rng.random() < 0.5:
         left, _, right = _fill(rng.choice(PROSE[item.kind]), rng).replace("{k}", key).partition("{v}")
         return [plain(left), *item.value, plain(right + "\n")]
+    if item.role == "secret" and rng.random() < 0.08:
+        text = _fill(rng.choice(NEAR_DUMMY_WORDS), rng).replace("{label}", item.label)
+        left, _, right = text.replace("{Label}", item.label[0].upper() + item.label[1:]).partition("{v}")
+        return [plain(left), *item.value, plain(right + "\n")]
     label = item.label if rng.random() < 0.5 else key
     left, right = rng.choice(_LINE_TEMPLATES)
     left = _fill(left, rng).replace("{label}", label).replace("{Label}", label[0].upper() + label[1:])
@@ -165,7 +169,8 @@ def _block(item: Item, rng: random.Random) -> list[Piece]:
         rng,
     )
     lead = lead.replace("{label}", item.label).replace("{Label}", item.label[0].upper() + item.label[1:])
-    lang = "json" if item.raw else ""
+    text = "".join(piece[0] for piece in item.value)
+    lang = "yaml" if text.startswith("apiVersion") else "json" if text.startswith("{") else ""
     return [plain(f"{lead}\n\n```{lang}\n"), *item.value, plain("\n```\n")]
 
 

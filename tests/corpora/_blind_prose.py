@@ -5,7 +5,7 @@ Kinds not listed here are written with the generic bullet forms in _blind_docs.
 
 from __future__ import annotations
 
-__all__ = ["FILL_EXTRA", "PROSE"]
+__all__ = ["FILL_EXTRA", "NEAR_DUMMY_WORDS", "PROSE"]
 
 PROSE: dict[str, list[str]] = {
     "k8s_pod_name": [
@@ -73,6 +73,15 @@ PROSE: dict[str, list[str]] = {
     "sentry_public_dsn": ["- Frontend DSN: {v}"],
     "ssh_public_key": ["- Added to authorized_keys: `{v}`"],
 }
+
+# Real secrets written next to words that mark dummies elsewhere; the value itself is live.
+NEAR_DUMMY_WORDS = [
+    "- {Label} (replaces the dummy one): {v}",
+    "{v}  <- the real one, not the EXAMPLE from the docs",
+    "- {Label}: `{v}` (the fake test key is gone)",
+    "- Live {label}, not a placeholder: {v}",
+    "Swapped the sample value for the production {label}: {v}",
+]
 
 FILL_EXTRA: dict[str, list[str]] = {
     "project": [

@@ -24,9 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _blind_common import Item, Piece
 from _blind_docs import render_markdown
-from _blind_lookalikes import LOOKALIKE_KINDS
+from _blind_lookalikes import LOOKALIKES
 from _blind_render import allowed, render_config
-from _blind_secrets import SECRET_KINDS
+from _blind_secrets import PROVIDERS
+from _blind_secrets_shaped import SHAPED
 
 SEED = 20261201
 DOCUMENTS = 3000
@@ -103,7 +104,7 @@ def _record(doc_id: str, context: str, pieces: list[Piece]) -> dict[str, object]
 
 def build(seed: int = SEED, count: int = DOCUMENTS) -> list[dict[str, object]]:
     rng = random.Random(seed)
-    secrets, lookalikes = Deck(SECRET_KINDS, rng), Deck(LOOKALIKE_KINDS, rng)
+    secrets, lookalikes = Deck(PROVIDERS.kinds + SHAPED.kinds, rng), Deck(LOOKALIKES.kinds, rng)
     records = []
     for n in range(count):
         chosen: list[Item] = []
