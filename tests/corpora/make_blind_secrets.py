@@ -87,7 +87,9 @@ def _context(items: list[Item], rng: random.Random) -> str:
 
 
 def _record(doc_id: str, context: str, pieces: list[Piece]) -> dict[str, object]:
-    text, spans, at = [], {"secret": [], "lookalike": []}, 0
+    text: list[str] = []
+    spans: dict[str, list[dict[str, object]]] = {"secret": [], "lookalike": []}
+    at = 0
     for chunk, role, kind in pieces:
         if role in spans and kind is not None:
             spans[role].append({"kind": kind, "value": chunk, "start": at, "end": at + len(chunk)})
