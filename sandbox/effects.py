@@ -18,7 +18,6 @@ as a wrong guess.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Final, Literal, Protocol
@@ -26,11 +25,12 @@ from typing import Final, Literal, Protocol
 from sandbox.commands import Create, Delete, Insert, Operation, Rename, StrReplace, View, written_text
 from sandbox.decision import CallContext, Note
 from sandbox.errors import NotADirectory, OperationFailed
+from sandbox.names import case_key, look_alike
 from sandbox.paths import MemoryPath
 from sandbox.storage.base import Entry, Reader, Tree, Usage
 from sandbox.views import quote_for_error, split_lines
 
-__all__ = ["NO_CHANGE", "Effect", "Lens", "PlainLens", "Twin", "decode", "fold_case", "plan"]
+__all__ = ["NO_CHANGE", "Effect", "Lens", "PlainLens", "Twin", "decode", "plan"]
 
 NO_CHANGE: Final = Usage(0, 0, 0)
 _MAX_LISTED_LINES: Final = 20
@@ -132,11 +132,6 @@ class Effect:
         for node in tree.nodes:
             below = "".join("/" + part for part in node.parts)
             yield f"{source}{below}", (f"{target}{below}" if target is not None else None)
-
-
-def fold_case(name: str) -> str:
-    """The key under which two names collide on case-insensitive systems."""
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def decode(content: bytes, path: MemoryPath) -> str:
@@ -301,11 +296,16 @@ def _twin(reader: Reader, path: MemoryPath, *, leaving: str | None) -> Twin | No
     """An existing sibling of ``path`` (other than ``leaving``) whose name folds like its name."""
     if path.is_root:
         return None
-    key = fold_case(path.name)
+    key = case_key(path.name)
+    lookalike: Twin | None = None
     for name in reader.names(path.parent):
-        if name not in (path.name, leaving) and fold_case(name) == key:
+        if name in (path.name, leaving):
+            continue
+        if case_key(name) == key:
             return Twin(path, name, "case")
-    return None
+        if lookalike is None and look_alike(path.name, name):
+            lookalike = Twin(path, name, "lookalike")
+    return lookalike
 
 
 def _occurrence_lines(text: str, needle: str) -> str:

@@ -21,7 +21,15 @@ from typing import Protocol
 import anyio.to_thread
 
 from sandbox.audit import open_configured
-from sandbox.commands import Content, Operation, Reply, canonicalize_command, operation_paths, parse_command
+from sandbox.commands import (
+    EXTRA_NAME_CHARS,
+    Content,
+    Operation,
+    Reply,
+    canonicalize_command,
+    operation_paths,
+    parse_command,
+)
 from sandbox.decision import AuditSink, CallContext, Decision, Note, NullAuditSink, Outcome, Verdict
 from sandbox.effects import Effect, PlainLens, plan
 from sandbox.errors import Denied, InternalError, InvalidCommand, SandboxError
@@ -93,8 +101,8 @@ def default_stages(policy: Policy, secrets: SecretGuard | None) -> tuple[Stage, 
     if secrets is not None:
         stages.append(SecretScanner(secrets))
     stages += [SizeLimiter(policy.limits), QuotaEnforcer(policy.quota)]
-    if policy.paths.case_collisions == "refuse":
-        stages.append(TwinGuard())
+    if "refuse" in (policy.paths.case_collisions, policy.paths.lookalike_collisions):
+        stages.append(TwinGuard(policy.paths))
     return tuple(stages)
 
 
@@ -207,7 +215,9 @@ class Sandbox:
 
     def _admit(self, untrusted_input: object, call: _Call) -> Operation:
         parsed = parse_command(untrusted_input, max_string_bytes=self.policy.limits.max_string_bytes)
-        call.command, call.extra_fields = parsed.name, self.scrubbed(parsed.extra_fields)
+        # Scrubbed whole, then cut: a secret in a field's name never reaches the record in part.
+        call.command = parsed.name
+        call.extra_fields = tuple(name[:EXTRA_NAME_CHARS] for name in self.scrubbed(parsed.extra_fields))
         # Digests of the raw paths, kept for those that canonicalisation changes or refuses.
         raw = {text: self.audit.keyed_digest(text.encode("utf-8", "surrogatepass")) for text in parsed.raw_paths}
         call.raw_path_digests = tuple(digest for digest in raw.values() if digest)

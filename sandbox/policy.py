@@ -75,6 +75,9 @@ class PathsSection(_Section):
     # "refuse": no two names in a folder may differ only in case (they collide on
     # case-insensitive file systems and in sync tools).
     case_collisions: Literal["refuse", "allow"] = "refuse"
+    # "refuse": no name that looks like a sibling's through look-alike letters of another script
+    # (a Cyrillic "\u043e" for a Latin "o"; Unicode TR39 confusables). Two plain ASCII names never collide.
+    lookalike_collisions: Literal["refuse", "allow"] = "refuse"
     # Refuse Windows device names (CON, nul.txt) and 8.3 short names (NOTES~1.MD).
     portable_names: bool = True
 

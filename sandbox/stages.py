@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import ClassVar
 
 from sandbox.commands import Create, Delete, Insert, Rename, StrReplace, View, operation_paths, written_text
 from sandbox.effects import Effect
@@ -274,18 +275,25 @@ class QuotaEnforcer:
 
 
 class TwinGuard:
-    """``[paths] case_collisions``: no name that differs only in case from an existing sibling."""
+    """``[paths] case_collisions`` and ``lookalike_collisions``: no name that differs only in case, or
+    only by look-alike letters, from an existing sibling."""
+
+    _REASONS: ClassVar[dict[str, str]] = {"case": "differs only in case from", "lookalike": "looks like"}
+
+    def __init__(self, section: PathsSection) -> None:
+        settings = {"case": section.case_collisions, "lookalike": section.lookalike_collisions}
+        self._refused = {kind for kind, setting in settings.items() if setting == "refuse"}
 
     def __repr__(self) -> str:
-        return "TwinGuard()"
+        return f"TwinGuard(refused={sorted(self._refused)})"
 
     def __call__(self, effect: Effect) -> Effect:
         twin = effect.twin
-        if twin is None or effect.failure is not None:
+        if twin is None or effect.failure is not None or twin.kind not in self._refused:
             return effect
         raise Denied(
-            f"Error: Access denied: {twin.path} differs only in case from {twin.path.parent}/{twin.existing}",
-            rule_id="paths.case_collisions",
+            f"Error: Access denied: {twin.path} {self._REASONS[twin.kind]} {twin.path.parent}/{twin.existing}",
+            rule_id=f"paths.{twin.kind}_collisions",
         )
 
 
