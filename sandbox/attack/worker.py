@@ -79,9 +79,9 @@ def _caller(handler: Any) -> Callable[[Any], Any]:
 
 def _describe(handler: Any) -> dict[str, Any]:
     sandbox = getattr(handler, "sandbox", None)
-    backend = getattr(sandbox, "backend", None)
+    storage = getattr(getattr(sandbox, "backend", None), "storage", None)
     return {"type": f"{type(handler).__module__}.{type(handler).__qualname__}",
-            "wrap_mode": type(backend).__name__ == "WrappedHandler"}  # fmt: skip
+            "wrap_mode": type(storage).__name__ == "HandlerStorage"}  # fmt: skip
 
 
 def _serve(
