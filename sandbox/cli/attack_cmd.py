@@ -6,9 +6,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sandbox.attack.report import Results, render_junit, render_text, to_json
-from sandbox.attack.runner import ProbeFailed, WorkerFailed, run_attack
+if TYPE_CHECKING:
+    from sandbox.attack.report import Results
 
 __all__ = ["add_attack_command"]
 
@@ -48,6 +49,9 @@ def _progress(done: int, total: int, results: Results) -> None:
 
 
 def _attack(args: argparse.Namespace) -> int:
+    from sandbox.attack.report import render_junit, render_text, to_json  # noqa: PLC0415 - lazy: start-up
+    from sandbox.attack.runner import ProbeFailed, WorkerFailed, run_attack  # noqa: PLC0415 - lazy: start-up
+
     families = {name.strip() for name in args.families.split(",")} if args.families else None
     try:
         results = run_attack(

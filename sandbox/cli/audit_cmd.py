@@ -11,10 +11,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sandbox.audit_review import Filters, export_bundle, render_html, render_text, select, summarize, write_rows
-from sandbox.audit_verify import VerifyReport, read_records, verify
-
 if TYPE_CHECKING:
+    from sandbox.audit_review import Filters
+    from sandbox.audit_verify import VerifyReport
     from sandbox.storage.postgres import PostgresDatabase
 
 __all__ = ["add_audit_commands"]
@@ -82,6 +81,8 @@ class _Source:
             from sandbox.audit_postgres import read_postgres_records  # noqa: PLC0415 - psycopg only when asked for
 
             return read_postgres_records(self.database, self.args.log_name)
+        from sandbox.audit_verify import read_records  # noqa: PLC0415 - lazy: start-up
+
         return read_records(self.args.log)
 
     def verify(self) -> VerifyReport:
@@ -128,6 +129,8 @@ def _when(text: str) -> datetime.datetime:
 
 
 def _filters(args: argparse.Namespace) -> Filters:
+    from sandbox.audit_review import Filters  # noqa: PLC0415 - lazy: start-up
+
     return Filters(
         since=args.since, until=args.until, scope=args.scope, principal=args.principal,
         command=args.command, decision=args.decision, rule=args.rule, path=args.path,
@@ -135,6 +138,8 @@ def _filters(args: argparse.Namespace) -> Filters:
 
 
 def _checked_file(args: argparse.Namespace) -> VerifyReport:
+    from sandbox.audit_verify import verify  # noqa: PLC0415 - lazy: start-up
+
     show = sys.stderr.isatty() and args.log.exists() and args.log.stat().st_size >= _PROGRESS_FROM
 
     def progress(done: int, total: int) -> None:
@@ -158,6 +163,8 @@ def _verify(args: argparse.Namespace, source: _Source) -> int:
 
 
 def _query(args: argparse.Namespace, source: _Source) -> int:
+    from sandbox.audit_review import select, write_rows  # noqa: PLC0415 - lazy: start-up
+
     report = source.verify()
     print(f"chain {'verified' if report.ok else 'NOT verified'}: {report.summary()}", file=sys.stderr)
     count = write_rows(select(source.records(), _filters(args)), args.format, sys.stdout)
@@ -166,6 +173,8 @@ def _query(args: argparse.Namespace, source: _Source) -> int:
 
 
 def _export(args: argparse.Namespace, source: _Source) -> int:
+    from sandbox.audit_review import export_bundle, select, write_rows  # noqa: PLC0415 - lazy: start-up
+
     report = source.verify()
     if args.format == "bundle":
         if args.out is None:
@@ -186,6 +195,8 @@ def _export(args: argparse.Namespace, source: _Source) -> int:
 
 
 def _report(args: argparse.Namespace, source: _Source) -> int:
+    from sandbox.audit_review import render_html, render_text, select, summarize  # noqa: PLC0415 - lazy: start-up
+
     report = source.verify()
     summary = summarize(select(source.records(), _filters(args)))
     print(render_text(summary, report), end="")

@@ -15,7 +15,6 @@ import sys
 from typing import Any
 
 from sandbox.cli.common import DEFAULT_STORE, add_policy_option, open_sandbox, policy_from
-from sandbox.storage.url import open_stores, shown_url
 
 __all__ = ["DEFAULT_MODEL", "add_chat_command"]
 
@@ -55,6 +54,7 @@ def _chat(args: argparse.Namespace) -> int:
     from anthropic.lib.tools import ToolError  # noqa: PLC0415
 
     from sandbox.integrations.anthropic import SandboxedMemoryTool  # noqa: PLC0415
+    from sandbox.storage.url import open_stores, shown_url  # noqa: PLC0415 - lazy: start-up
 
     class NarratedTool(SandboxedMemoryTool):
         """Prints each memory call and how the sandbox answered it."""

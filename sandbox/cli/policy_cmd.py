@@ -8,11 +8,6 @@ import sys
 from pathlib import Path
 
 from sandbox.cli.common import add_policy_option, policy_from
-from sandbox.cli.toml_text import dumps
-from sandbox.errors import PolicyError
-from sandbox.explain import explain, final_decision, run_tests
-from sandbox.policy import load_policy
-from sandbox.redaction import SecretGuard
 
 __all__ = ["add_policy_commands"]
 
@@ -36,6 +31,10 @@ def add_policy_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
 
 
 def _lint(args: argparse.Namespace) -> int:
+    from sandbox.errors import PolicyError  # noqa: PLC0415 - lazy: start-up
+    from sandbox.policy import load_policy  # noqa: PLC0415 - lazy: start-up
+    from sandbox.redaction import SecretGuard  # noqa: PLC0415 - lazy: start-up
+
     failed = 0
     for path in args.files:
         try:
@@ -51,6 +50,9 @@ def _lint(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from sandbox.cli.toml_text import dumps  # noqa: PLC0415 - lazy: start-up
+    from sandbox.policy import load_policy  # noqa: PLC0415 - lazy: start-up
+
     name = args.name
     policy = load_policy(Path(name) if name.endswith(".toml") else name)
     print(dumps(policy.model_dump(mode="json")), end="")
@@ -58,6 +60,8 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
+    from sandbox.explain import explain, final_decision  # noqa: PLC0415 - lazy: start-up
+
     policy = policy_from(args)
     try:
         tool_input = json.loads(args.input)
@@ -76,6 +80,8 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _test(args: argparse.Namespace) -> int:
+    from sandbox.explain import run_tests  # noqa: PLC0415 - lazy: start-up
+
     results = [result for path in args.files for result in run_tests(path)]
     for result in results:
         print(f"{'PASS' if result.passed else 'FAIL'}: {result.file}: {result.name}: {result.detail}")

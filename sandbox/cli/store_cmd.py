@@ -6,15 +6,15 @@ import argparse
 import datetime
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sandbox.audit import ChainedAuditSink
 from sandbox.cli.common import DEFAULT_STORE, add_policy_option, open_sandbox, policy_from
-from sandbox.decision import CallContext
-from sandbox.pipeline import Sandbox
-from sandbox.policy import Policy
-from sandbox.replay import Printer, ReplaySummary, read_session, replay
-from sandbox.retention import expire, purge
-from sandbox.storage.url import Stores, open_stores, shown_url
+
+if TYPE_CHECKING:
+    from sandbox.decision import CallContext
+    from sandbox.pipeline import Sandbox
+    from sandbox.policy import Policy
+    from sandbox.storage.url import Stores
 
 __all__ = ["add_store_commands"]
 
@@ -45,6 +45,8 @@ def add_store_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from sandbox.storage.url import open_stores  # noqa: PLC0415 - lazy: start-up
+
     policy = policy_from(args)
     try:
         lines = args.session.read_text(encoding="utf-8").splitlines()
@@ -56,6 +58,10 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _replay_into(args: argparse.Namespace, policy: Policy, stores: Stores, lines: list[str]) -> int:
+    from sandbox.audit import ChainedAuditSink  # noqa: PLC0415 - lazy: start-up
+    from sandbox.replay import Printer, ReplaySummary, read_session, replay  # noqa: PLC0415 - lazy: start-up
+    from sandbox.storage.url import shown_url  # noqa: PLC0415 - lazy: start-up
+
     sandboxes: dict[str | None, Sandbox] = {}
 
     def sandbox_for(context: CallContext) -> Sandbox:  # one sandbox per scope, opened on first use
@@ -100,6 +106,9 @@ def _replay_into(args: argparse.Namespace, policy: Policy, stores: Stores, lines
 
 
 def _expire(args: argparse.Namespace) -> int:
+    from sandbox.retention import expire  # noqa: PLC0415 - lazy: start-up
+    from sandbox.storage.url import open_stores  # noqa: PLC0415 - lazy: start-up
+
     now = datetime.datetime.fromisoformat(args.now).timestamp() if args.now else None
     with open_stores(args.store) as stores:
         sandbox = open_sandbox(policy_from(args), stores, args.scope)
@@ -114,6 +123,9 @@ def _expire(args: argparse.Namespace) -> int:
 
 
 def _purge(args: argparse.Namespace) -> int:
+    from sandbox.retention import purge  # noqa: PLC0415 - lazy: start-up
+    from sandbox.storage.url import open_stores, shown_url  # noqa: PLC0415 - lazy: start-up
+
     if not args.scope:
         print("memory-sandbox: purge needs --scope (the scope to erase)", file=sys.stderr)
         return 2
