@@ -49,8 +49,11 @@ def _files(storage: StorageAdapter, folder: MemoryPath) -> Iterator[tuple[Memory
             yield path, entry.modified
 
 
-def expire(sandbox: Sandbox, now: float | None = None) -> ExpiryReport:
-    """Delete every file whose time to live (``[retention]``) has passed; pinned globs are kept."""
+def expire(sandbox: Sandbox, now: float | None = None, *, dry_run: bool = False) -> ExpiryReport:
+    """Delete every file whose time to live (``[retention]``) has passed; pinned globs are kept.
+
+    ``dry_run``: list in ``deleted`` what would be deleted, and delete (and record) nothing.
+    """
     section = sandbox.policy.retention
     rules = [(Glob(rule.glob), rule.ttl_days) for rule in section.rules]
     pinned = [Glob(glob) for glob in section.pinned]
@@ -64,6 +67,9 @@ def expire(sandbox: Sandbox, now: float | None = None) -> ExpiryReport:
             continue
         ttl = next((days for glob, days in rules if glob.matches(path)), section.ttl_days)
         if ttl is None or now - modified <= ttl * _DAY:
+            continue
+        if dry_run:
+            report.deleted.append(str(path))
             continue
         note = Note("retention.ttl", f"unchanged for more than {ttl} days")
         done = sandbox.administer("expire", path, functools.partial(storage.delete, path), note)

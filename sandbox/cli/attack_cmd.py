@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from sandbox.attack import FAMILIES
+from sandbox.cli.exits import UsageError
 
 if TYPE_CHECKING:
     from sandbox.attack.report import Results
@@ -29,16 +33,48 @@ def add_attack_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         dest="handler_spec",
         required=True,
         metavar="MODULE:FACTORY",
-        help="importable module or path to a .py file, and a factory(root: pathlib.Path) returning the handler "
-        "(e.g. sandbox.attack.targets:sandboxed, :sdk, :wrapped_sdk)",
+        help="importable module or path to a .py file (relative to this folder), and a factory(root: pathlib.Path) "
+        "returning the handler (e.g. sandbox.attack.targets:sandboxed, :sdk, :wrapped_sdk)",
     )
     attack.add_argument("--race-seconds", type=float, default=5.0, help="symlink-swap race duration (0: no race)")
     attack.add_argument("--timeout", type=float, default=10.0, help="seconds per call before it counts as a hang")
-    attack.add_argument("--families", default=None, help="comma-separated families to run (default: all)")
+    attack.add_argument(
+        "--families",
+        type=_families,
+        default=None,
+        help=f"comma-separated families to run (default: all): {', '.join(FAMILIES)}",
+    )
     attack.add_argument("--json", type=Path, default=None, help="write the full report as JSON here")
     attack.add_argument("--junit-xml", type=Path, default=None, help="write a JUnit XML report here")
     attack.add_argument("--strict", action="store_true", help="also fail on accepted attacks, crashes, hangs")
     attack.set_defaults(handler=_attack)
+
+
+def _families(text: str) -> set[str]:
+    """The families named; a typo is a usage error, never an attack of nothing that passes the gate."""
+    names = {name.strip() for name in text.split(",") if name.strip()}
+    unknown = sorted(names - set(FAMILIES))
+    if unknown or not names:
+        shown = ", ".join(unknown) if unknown else "none"
+        raise argparse.ArgumentTypeError(f"unknown attack family {shown} (families: {', '.join(FAMILIES)})")
+    return names
+
+
+def _caller_relative(spec: str) -> str:
+    """The handler spec with a file path made absolute, and this folder importable, as the caller sees them.
+
+    The handler runs in a process of its own inside the attack's temporary folder: a relative
+    ``myapp/memory.py:make_handler`` (or a module in this folder) must still mean the caller's file.
+    """
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # spawned workers inherit sys.path
+    module, sep, name = spec.rpartition(":")
+    if not sep or not (module.endswith(".py") or "/" in module):
+        return spec
+    path = Path(module)
+    if not path.is_file():
+        raise UsageError(f"--handler: no file {module}")
+    return f"{path.resolve()}:{name}"
 
 
 def _progress(done: int, total: int, results: Results) -> None:
@@ -52,13 +88,16 @@ def _attack(args: argparse.Namespace) -> int:
     from sandbox.attack.report import render_junit, render_text, to_json  # noqa: PLC0415 - lazy: start-up
     from sandbox.attack.runner import ProbeFailed, WorkerFailed, run_attack  # noqa: PLC0415 - lazy: start-up
 
-    families = {name.strip() for name in args.families.split(",")} if args.families else None
+    spec = _caller_relative(args.handler_spec)
+    for option, path in (("--json", args.json), ("--junit-xml", args.junit_xml)):
+        if path is not None and not path.absolute().parent.is_dir():
+            raise UsageError(f"{option}: the folder of {path} does not exist")
     try:
         results = run_attack(
-            args.handler_spec,
+            spec,
             race_seconds=args.race_seconds,
             timeout=args.timeout,
-            families=families,
+            families=args.families,
             progress=_progress if sys.stderr.isatty() else None,
         )
     except (ProbeFailed, WorkerFailed) as exc:

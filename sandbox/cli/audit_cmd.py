@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import datetime
 import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from sandbox.cli.common import iso_time
+from sandbox.cli.exits import UsageError
 
 if TYPE_CHECKING:
     from sandbox.audit_review import Filters
@@ -64,10 +66,12 @@ class _Source:
         self.args = args
         self.database: PostgresDatabase | None = None
         if (args.log is None) == (args.dsn is None):
-            raise ValueError("give either an audit log file or --dsn")
+            raise UsageError("give either an audit log file or --dsn")
+        if args.log is not None and args.log.is_dir():
+            raise UsageError(f"{args.log} is a folder; give the audit log file (audit.jsonl)")
         if args.dsn is not None:
             if args.key is None:
-                raise ValueError("--dsn needs --key (the public key, or the HMAC key, that signed the checkpoints)")
+                raise UsageError("--dsn needs --key (the public key, or the HMAC key, that signed the checkpoints)")
             from sandbox.storage.postgres import PostgresDatabase  # noqa: PLC0415 - psycopg only when asked for
 
             self.database = PostgresDatabase(args.dsn, max_size=2, migrate=False)
@@ -115,17 +119,12 @@ def _sourced(run: Callable[[argparse.Namespace, _Source], int]) -> Callable[[arg
 
 
 def _add_filters(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--since", type=_when, default=None, help="ISO 8601 time")
-    parser.add_argument("--until", type=_when, default=None, help="ISO 8601 time")
+    parser.add_argument("--since", type=iso_time, default=None, help="ISO 8601 time")
+    parser.add_argument("--until", type=iso_time, default=None, help="ISO 8601 time")
     for name in ("scope", "principal", "command", "rule"):
         parser.add_argument(f"--{name}", default=None)
     parser.add_argument("--decision", choices=("allow", "deny", "redact"), default=None)
     parser.add_argument("--path", default=None, help="path glob, e.g. '/memories/projects/**'")
-
-
-def _when(text: str) -> datetime.datetime:
-    moment = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=datetime.UTC)
 
 
 def _filters(args: argparse.Namespace) -> Filters:
@@ -178,8 +177,9 @@ def _export(args: argparse.Namespace, source: _Source) -> int:
     report = source.verify()
     if args.format == "bundle":
         if args.out is None:
-            print("memory-sandbox: a bundle needs --out FOLDER", file=sys.stderr)
-            return 2
+            raise UsageError("a bundle needs --out FOLDER")
+        if args.out.exists():
+            raise UsageError(f"{args.out} already exists; a bundle is written to a new folder")
         records = sum(1 for _ in select(source.records(), _filters(args)))
         with tempfile.TemporaryDirectory(prefix="memory-sandbox-bundle-") as staging:
             export_bundle(source.dump(Path(staging)), args.out, report, records)

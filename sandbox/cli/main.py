@@ -10,6 +10,7 @@ from sandbox.cli.attack_cmd import add_attack_command
 from sandbox.cli.audit_cmd import add_audit_commands
 from sandbox.cli.chat_cmd import add_chat_command
 from sandbox.cli.db_cmd import add_db_commands
+from sandbox.cli.exits import EXIT_CODES, Parser, run_command
 from sandbox.cli.policy_cmd import add_policy_commands
 from sandbox.cli.store_cmd import add_store_commands
 
@@ -17,9 +18,12 @@ __all__ = ["build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    # Typed as the base class (argparse's subparser action is invariant); subcommands are Parsers too.
+    parser: argparse.ArgumentParser = Parser(
         prog="memory-sandbox",
         description="A policy engine that makes Claude's memory tool safe to run in production.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -52,16 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 0
-    from sandbox.errors import SandboxError  # noqa: PLC0415 - lazy: start-up
-
-    try:
-        return int(handler(args))
-    except SandboxError as exc:
-        print(f"memory-sandbox: {exc.message}", file=sys.stderr)
-        return exc.exit_code
-    except (ValueError, OSError) as exc:
-        print(f"memory-sandbox: {exc}", file=sys.stderr)
-        return 2
+    return run_command(handler, args)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from sandbox.cli.common import add_policy_option, policy_from
+from sandbox.cli.common import add_policy_option, policy_from, readable_text
 
 __all__ = ["add_policy_commands"]
 
@@ -82,7 +82,7 @@ def _explain(args: argparse.Namespace) -> int:
 def _test(args: argparse.Namespace) -> int:
     from sandbox.explain import run_tests  # noqa: PLC0415 - lazy: start-up
 
-    results = [result for path in args.files for result in run_tests(path)]
+    results = [result for path in args.files for result in run_tests(readable_text(path))]
     for result in results:
         print(f"{'PASS' if result.passed else 'FAIL'}: {result.file}: {result.name}: {result.detail}")
     failed = sum(not result.passed for result in results)

@@ -75,6 +75,6 @@ def test_probe_sees_the_sdk_when_loaded(review_folder: Path, tmp_path: Path) -> 
     """The probe is not blind: the attack command's help is cheap, but running the gate loads the SDK."""
     result = probe(
         tmp_path, "attack", "--handler", "sandbox.attack.targets:sandboxed", "--race-seconds", "0",
-        "--families", "traversal", cwd=review_folder,
+        "--families", "dotdot", cwd=review_folder,
     )  # fmt: skip
     assert "anthropic" in result["loaded"]  # type: ignore[operator]
