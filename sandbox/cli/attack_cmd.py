@@ -46,6 +46,7 @@ def add_attack_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     )
     attack.add_argument("--json", type=Path, default=None, help="write the full report as JSON here")
     attack.add_argument("--junit-xml", type=Path, default=None, help="write a JUnit XML report here")
+    attack.add_argument("--sarif", type=Path, default=None, help="write a SARIF 2.1.0 report (code scanning) here")
     attack.add_argument("--strict", action="store_true", help="also fail on accepted attacks, crashes, hangs")
     attack.set_defaults(handler=_attack)
 
@@ -89,7 +90,7 @@ def _attack(args: argparse.Namespace) -> int:
     from sandbox.attack.runner import ProbeFailed, WorkerFailed, run_attack  # noqa: PLC0415 - lazy: start-up
 
     spec = _caller_relative(args.handler_spec)
-    for option, path in (("--json", args.json), ("--junit-xml", args.junit_xml)):
+    for option, path in (("--json", args.json), ("--junit-xml", args.junit_xml), ("--sarif", args.sarif)):
         if path is not None and not path.absolute().parent.is_dir():
             raise UsageError(f"{option}: the folder of {path} does not exist")
     try:
@@ -108,4 +109,37 @@ def _attack(args: argparse.Namespace) -> int:
         args.json.write_text(json.dumps(to_json(results, strict=args.strict), indent=2) + "\n", encoding="utf-8")
     if args.junit_xml is not None:
         args.junit_xml.write_text(render_junit(results, strict=args.strict), encoding="utf-8")
+    if args.sarif is not None:
+        _write_sarif(args.sarif, results, spec, strict=args.strict)
     return 1 if results.failed(strict=args.strict) else 0
+
+
+def _write_sarif(out: Path, results: Results, spec: str, *, strict: bool) -> None:
+    from sandbox import __version__  # noqa: PLC0415 - lazy: start-up
+    from sandbox.attack.sarif import render_sarif  # noqa: PLC0415 - lazy: start-up
+
+    sarif = render_sarif(results, strict=strict, handler_uri=_source_uri(spec), version=__version__)
+    out.write_text(json.dumps(sarif, indent=2) + "\n", encoding="utf-8")
+
+
+def _source_uri(spec: str) -> str:
+    """The handler's source file relative to this folder (the repository), for code-scanning results.
+
+    A module found outside this folder (an installed package) is named by its dotted path
+    as a file path, never by where it is installed on this machine.
+    """
+    module = spec.rpartition(":")[0]
+    guess = module.replace(".", "/") + ".py"
+    if module.endswith(".py"):
+        path: Path | None = Path(module)
+    else:
+        import importlib.util  # noqa: PLC0415 - only for a SARIF report
+
+        try:
+            found = importlib.util.find_spec(module)
+        except (ImportError, ValueError):
+            found = None
+        path = Path(found.origin) if found is not None and found.origin else None
+    if path is not None and path.resolve().is_relative_to(Path.cwd().resolve()):
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    return guess
