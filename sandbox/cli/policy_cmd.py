@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from sandbox.cli.common import add_policy_option, policy_from, readable_text
+from sandbox.cli.exits import UsageError
 
 __all__ = ["add_policy_commands"]
 
@@ -38,10 +39,10 @@ def _lint(args: argparse.Namespace) -> int:
     failed = 0
     for path in args.files:
         try:
-            policy = load_policy(path)
+            policy = load_policy(readable_text(path))
             if policy.secrets.enabled:
                 SecretGuard(policy.secrets)  # packs load and rule ids exist
-        except PolicyError as exc:
+        except (PolicyError, UsageError) as exc:  # each file is reported, and the next one checked
             failed += 1
             print(exc.message, file=sys.stderr)
         else:

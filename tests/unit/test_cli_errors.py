@@ -184,15 +184,22 @@ def test_every_subcommand_has_a_bad_input_case() -> None:
 
 
 def test_closed_pipe_is_quiet(folder: Path) -> None:
-    """A reader that goes away (``| head``) stops the command without a word, with a documented code."""
+    """A reader that went away (``| head``) stops the command without a word, with a documented code."""
     script = shutil.which("memory-sandbox") or str(Path(sys.executable).parent / "memory-sandbox")
-    process = subprocess.Popen(  # noqa: S603 - fixed argv
-        [script, "policy", "show", "strict"], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    assert process.stdout is not None and process.stderr is not None
-    process.stdout.close()  # before the command writes: its first write meets a closed pipe
-    stderr = process.stderr.read().decode()
-    assert process.wait(timeout=60) == 2 and stderr == ""
+    reader, writer = os.pipe()
+    os.close(reader)  # closed before the command starts: its first write meets a closed pipe
+    try:
+        done = subprocess.run(  # noqa: S603 - fixed argv
+            [script, "policy", "show", "strict"],
+            cwd=folder,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert done.returncode == 2 and done.stderr == b""
 
 
 def _commands(parser: object, prefix: str = "") -> list[str]:
