@@ -82,7 +82,7 @@ def run_command(handler: Callable[[argparse.Namespace], int], args: argparse.Nam
         return _fail(_missing_package(exc.name or ""), USAGE)
     except OSError as exc:
         return _fail(_os_message(exc), USAGE)
-    except (ValueError, UnicodeError) as exc:
+    except ValueError as exc:  # UnicodeError included
         return _fail(_first_line(str(exc)), USAGE)
     except KeyboardInterrupt:
         return _fail("interrupted", _INTERRUPTED)
