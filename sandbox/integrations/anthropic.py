@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-import anyio.to_thread
 from anthropic.lib.tools import (
     BetaAbstractMemoryTool,
     BetaAsyncAbstractMemoryTool,
@@ -96,11 +95,8 @@ class AsyncSandboxedMemoryTool(_SandboxHolder, BetaAsyncAbstractMemoryTool):
         return cls(_wrapped_sandbox(handler, policy, audit))
 
     async def call(self, input: object) -> BetaFunctionToolResultType:  # noqa: A002 - the SDK's name
-        if isinstance(self.sandbox.backend, WrappedHandler):
-            return _returned(await self.sandbox.aexecute(input, self.context))
-        # A store's adapters are blocking: run the whole call off the event loop.
-        result = await anyio.to_thread.run_sync(self.sandbox.execute, input, self.context)
-        return _returned(result)
+        # Stores block: the whole call runs off the event loop (an async wrapped handler is awaited on it).
+        return _returned(await self.sandbox.aexecute(input, self.context))
 
     async def execute(self, command: Any) -> BetaFunctionToolResultType:
         return await self.call(_as_input(command))

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any, Final, cast
 
-import anyio.to_thread
+import anyio.from_thread
 from anthropic.lib.tools import ToolError
 
-from sandbox.commands import Create, Delete, Insert, Operation, Rename, Reply, StrReplace, View
-from sandbox.decision import Note
+from sandbox.commands import Create, Delete, Insert, Operation, Rename, Reply, StrReplace, View, written_text
+from sandbox.decision import CallContext, Note
+from sandbox.effects import Effect
 from sandbox.errors import HandlerError
 from sandbox.redaction import SecretGuard
 from sandbox.views import truncate_view
@@ -66,7 +69,11 @@ def operation_input(op: Operation) -> dict[str, Any]:
 
 
 class WrappedHandler:
-    """A backend that forwards canonical operations to an existing handler."""
+    """A backend that forwards canonical operations to an existing handler.
+
+    The handler is called from the runner's thread; an async handler is awaited on the
+    event loop that started the call (the runner then runs in a worker thread).
+    """
 
     def __init__(self, handler: object, *, max_view_chars: int, secrets: SecretGuard | None = None) -> None:
         function = getattr(handler, "call", handler)
@@ -81,24 +88,30 @@ class WrappedHandler:
     def __repr__(self) -> str:
         return f"WrappedHandler({type(self._handler).__name__})"
 
-    def run(self, op: Operation) -> Reply:
-        if self.is_async:
-            raise TypeError("an async handler needs AsyncSandboxedMemoryTool (or Sandbox.aexecute)")
-        try:
-            result = self._function(operation_input(op))
-        except ToolError as exc:
-            raise _handler_error(exc) from None
-        return self._finish(op, result)
+    @contextmanager
+    def transaction(self, op: Operation) -> Iterator[WrappedHandler]:
+        yield self
 
-    async def arun(self, op: Operation) -> Reply:
+    def plan(self, op: Operation, context: CallContext) -> Effect:
+        return Effect(op, context, written=written_text(op))
+
+    def apply(self, effect: Effect) -> Reply:
+        op = _as_written(effect)
         try:
             if self.is_async:
-                result = await cast(Awaitable[object], self._function(operation_input(op)))
+                result = anyio.from_thread.run(self._await, operation_input(op))
             else:
-                result = await anyio.to_thread.run_sync(self._function, operation_input(op))
+                result = self._function(operation_input(op))
         except ToolError as exc:
             raise _handler_error(exc) from None
+        except RuntimeError as exc:
+            if self.is_async and "event loop" in str(exc).lower():
+                raise TypeError("an async handler needs AsyncSandboxedMemoryTool (or Sandbox.aexecute)") from None
+            raise
         return self._finish(op, result)
+
+    async def _await(self, command: dict[str, Any]) -> object:
+        return await cast(Awaitable[object], self._function(command))
 
     def _finish(self, op: Operation, result: object) -> Reply:
         if inspect.isawaitable(result):
@@ -116,6 +129,20 @@ class WrappedHandler:
             # The handler's files may hold secrets written before the sandbox stood in front of it.
             result, notes = self._secrets.scan_read(result, op.path)
         return Reply(truncate_view(result, self._max_view_chars), notes)
+
+
+def _as_written(effect: Effect) -> Operation:
+    """The operation with the text the stages let through (secrets redacted)."""
+    op, text = effect.op, effect.written
+    if text is None:
+        return op
+    if isinstance(op, Create):
+        return replace(op, file_text=effect.content or "")
+    if isinstance(op, StrReplace):
+        return replace(op, new_str=text)
+    if isinstance(op, Insert):
+        return replace(op, insert_text=text)
+    return op
 
 
 def _handler_error(exc: ToolError) -> HandlerError:
