@@ -59,10 +59,11 @@ def _files(storage: Storage) -> Iterator[tuple[MemoryPath | None, str, float]]:
         yield path, shown, node.modified
 
 
-def expire(sandbox: Sandbox, now: float | None = None) -> ExpiryReport:
+def expire(sandbox: Sandbox, now: float | None = None, *, dry_run: bool = False) -> ExpiryReport:
     """Delete every file whose time to live (``[retention]``) has passed; pinned globs are kept.
 
     One bad entry never stops the run: a file that cannot be deleted (or named) is reported as failed.
+    ``dry_run``: list in ``deleted`` what would be deleted, and delete (and record) nothing.
     """
     section = sandbox.policy.retention
     rules = [(Glob(rule.glob), rule.ttl_days) for rule in section.rules]
@@ -80,6 +81,9 @@ def expire(sandbox: Sandbox, now: float | None = None) -> ExpiryReport:
             continue
         ttl = next((days for glob, days in rules if glob.matches(path)), section.ttl_days)
         if ttl is None or now - modified <= ttl * _DAY:
+            continue
+        if dry_run:
+            report.deleted.append(str(path))
             continue
         note = Note("retention.ttl", f"unchanged for more than {ttl} days")
         done = sandbox.administer("expire", path, functools.partial(storage.delete, path), note)
