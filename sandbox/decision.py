@@ -12,9 +12,11 @@ import hashlib
 import hmac
 import threading
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Final, Literal, Protocol
 
 __all__ = [
+    "MAX_NOTES",
+    "MAX_NOTE_CHARS",
     "AuditSink",
     "CallContext",
     "Decision",
@@ -23,6 +25,7 @@ __all__ = [
     "NullAuditSink",
     "Outcome",
     "Verdict",
+    "bounded_notes",
 ]
 
 Verdict = Literal["allow", "deny", "redact"]
@@ -76,6 +79,39 @@ class Decision:
     @property
     def rule_ids(self) -> tuple[str, ...]:
         return tuple(note.rule_id for note in self.notes)
+
+
+#: A record holds at most this many notes (one per rule, with a count) and this much of each text.
+MAX_NOTES: Final = 24
+MAX_NOTE_CHARS: Final = 200
+
+
+def bounded_notes(notes: tuple[Note, ...]) -> tuple[Note, ...]:
+    """Notes for one record: one per rule (a count when it fired more than once), at most
+    :data:`MAX_NOTES` of them, each reason cut, so a call's record has a fixed maximum size
+    (a file holding ten thousand secrets is one note, not ten thousand)."""
+    counts: dict[str, int] = {}
+    reasons: dict[str, str] = {}
+    for note in notes:
+        counts[note.rule_id] = counts.get(note.rule_id, 0) + 1
+        reasons.setdefault(note.rule_id, note.reason)
+    if (
+        len(counts) == len(notes)
+        and len(notes) <= MAX_NOTES
+        and all(len(note.reason) <= MAX_NOTE_CHARS and len(note.rule_id) <= MAX_NOTE_CHARS for note in notes)
+    ):
+        return notes
+    kept = [
+        Note(rule[:MAX_NOTE_CHARS], _cut(reasons[rule] + (f" (x{count})" if count > 1 else "")))
+        for rule, count in list(counts.items())[:MAX_NOTES]
+    ]
+    if len(counts) > MAX_NOTES:
+        kept.append(Note("record.notes_cut", f"{len(counts) - MAX_NOTES} more rules fired"))
+    return tuple(kept)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_NOTE_CHARS else text[: MAX_NOTE_CHARS - 3] + "..."
 
 
 class AuditSink(Protocol):

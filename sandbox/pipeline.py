@@ -30,7 +30,17 @@ from sandbox.commands import (
     operation_paths,
     parse_command,
 )
-from sandbox.decision import AuditSink, CallContext, Decision, Note, NullAuditSink, Outcome, Verdict
+from sandbox.decision import (
+    MAX_NOTE_CHARS,
+    AuditSink,
+    CallContext,
+    Decision,
+    Note,
+    NullAuditSink,
+    Outcome,
+    Verdict,
+    bounded_notes,
+)
 from sandbox.effects import Effect, PlainLens, plan
 from sandbox.errors import Denied, InternalError, InvalidCommand, SandboxError
 from sandbox.lens import PolicyLens
@@ -301,10 +311,10 @@ class _Call:
             paths=self.paths,
             extra_fields=self.extra_fields,
             verdict=self.verdict,
-            notes=self.notes,
+            notes=bounded_notes(self.notes),
             outcome=self.outcome,
             error_code=self.error_code,
-            error_detail=self.error_detail,
+            error_detail=self.error_detail[:MAX_NOTE_CHARS],
             latency_ns=self.latency_ns,
             raw_path_digests=self.raw_path_digests,
             content_digest=self.content_digest,

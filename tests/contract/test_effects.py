@@ -8,6 +8,8 @@ twins. Every test failed before policy was judged on effects.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import re
 import subprocess
@@ -194,6 +196,15 @@ class TestBoundedRecordsAndContent:
         is_error, answer = call(command="create", path="/memories/a.md", file_text=text)
         assert is_error and "limits.max_file_bytes" in answer
         assert storage.stat(canonicalize("/memories/a.md")) is None
+
+    def test_one_call_one_bounded_record(self, storage: StorageAdapter) -> None:
+        """Two thousand secrets in one write are one note with a count: the record stays small."""
+        audit = ListAuditSink()
+        call = caller(make(policy(), storage, audit))
+        assert not call(command="create", path="/memories/keys.md", file_text=f"key {AKIA}\n" * 2000)[0]
+        decision = audit.outcomes[-1]
+        assert len(decision.notes) == 1 and decision.notes[0].reason.endswith("(x2000)")
+        assert len(json.dumps(dataclasses.asdict(decision), default=str)) < 4096
 
 
 class TestOddInput:
