@@ -24,7 +24,7 @@ from typing import Final, Literal, Protocol
 
 from sandbox.commands import Create, Delete, Insert, Operation, Rename, StrReplace, View, written_text
 from sandbox.decision import CallContext, Note
-from sandbox.errors import NotADirectory, OperationFailed
+from sandbox.errors import NotADirectory, NotAFile, NotFound, OperationFailed
 from sandbox.names import case_key, look_alike
 from sandbox.paths import MemoryPath
 from sandbox.storage.base import Entry, Reader, Tree, Usage
@@ -183,19 +183,38 @@ def _visible(reader: Reader, lens: Lens, path: MemoryPath, missing: OperationFai
 
 
 def _view(effect: Effect, op: View, reader: Reader, lens: Lens) -> Effect:
-    entry = _visible(reader, lens, op.path, _missing_view(op.path))
-    if entry.is_dir or op.path.suffix in (".png", ".jpg", ".jpeg"):
+    if op.path.is_root or op.path.suffix in (".png", ".jpg", ".jpeg"):
+        entry = _visible(reader, lens, op.path, _missing_view(op.path))
         return replace(effect, entry=entry)  # listed or sent as an image when applied
-    text, notes = lens.reveal(decode(reader.read(op.path), op.path), op.path)
+    try:
+        entry, data = _file(reader, lens, op.path, _missing_view(op.path))
+    except NotAFile:
+        # One read for the common case (a file); a folder is listed instead.
+        return replace(effect, entry=_visible(reader, lens, op.path, _missing_view(op.path)))
+    text, notes = lens.reveal(decode(data, op.path), op.path)
     return replace(effect, entry=entry, text=text, notes=(*effect.notes, *notes))
+
+
+def _file(reader: Reader, lens: Lens, path: MemoryPath, missing: OperationFailed) -> tuple[Entry, bytes]:
+    """The entry and content of a file the caller may see (NotAFile for a folder), else ``missing``."""
+    if not lens.shows(path):
+        raise missing
+    try:
+        data = reader.read(path)
+    except NotFound:
+        raise missing from None
+    except NotADirectory as exc:
+        raise OperationFailed(exc.message) from None
+    return Entry(path.name, is_dir=False, size=len(data)), data
 
 
 def _edited(effect: Effect, path: MemoryPath, reader: Reader, lens: Lens) -> tuple[Effect, str]:
     """The entry and the visible text of a file to edit."""
-    entry = _visible(reader, lens, path, _missing_view(path))
-    if entry.is_dir:
-        raise OperationFailed(f"Error: The path {path} is a folder, not a file")
-    text, notes = lens.reveal(decode(reader.read(path), path), path)
+    try:
+        entry, data = _file(reader, lens, path, _missing_view(path))
+    except NotAFile:
+        raise OperationFailed(f"Error: The path {path} is a folder, not a file") from None
+    text, notes = lens.reveal(decode(data, path), path)
     return replace(effect, entry=entry, notes=(*effect.notes, *notes)), text
 
 
@@ -233,22 +252,39 @@ def _insert(effect: Effect, op: Insert, reader: Reader, lens: Lens) -> Effect:
 
 
 def _create(effect: Effect, op: Create, reader: Reader) -> Effect:
+    folders, siblings = _destination(reader, op.path, OperationFailed(f"Error: File {op.path} already exists"))
+    top = folders[0] if folders else op.path
+    return replace(effect, new_folders=folders, twin=_twin(reader, top, leaving=None, names=siblings))
+
+
+def _destination(
+    reader: Reader, path: MemoryPath, exists: OperationFailed
+) -> tuple[tuple[MemoryPath, ...], list[str] | None]:
+    """The folders a new ``path`` needs made and, when its folder exists, the names already there
+    (one listing answers both whether the name is taken and which sibling it would twin)."""
     try:
-        if reader.stat(op.path) is not None:
-            raise OperationFailed(f"Error: File {op.path} already exists")
+        names = reader.names(path.parent)
+    except NotFound:
+        return _missing_folders(reader, path.parent), None
     except NotADirectory as exc:
         raise OperationFailed(exc.message) from None
-    folders = _missing_folders(reader, op.path.parent)
-    top = folders[0] if folders else op.path
-    return replace(effect, new_folders=folders, twin=_twin(reader, top, leaving=None))
+    if path.name in names:
+        raise exists
+    return (), names
 
 
 def _delete(effect: Effect, op: Delete, reader: Reader, lens: Lens) -> Effect:
     missing = OperationFailed(f"Error: The path {op.path} does not exist")
-    if op.path.is_root:
+    if op.path.is_root or not lens.shows(op.path):
         raise missing
-    entry = _visible(reader, lens, op.path, missing)
-    return replace(effect, entry=entry, tree=reader.tree(op.path))
+    try:
+        tree = reader.tree(op.path)
+    except NotFound:
+        raise missing from None
+    except NotADirectory as exc:
+        raise OperationFailed(exc.message) from None
+    top = tree.nodes[0]
+    return replace(effect, entry=Entry(op.path.name, top.is_dir, top.size), tree=tree)
 
 
 def _rename(effect: Effect, op: Rename, reader: Reader, lens: Lens) -> Effect:
@@ -258,12 +294,7 @@ def _rename(effect: Effect, op: Rename, reader: Reader, lens: Lens) -> Effect:
     exists = OperationFailed(f"Error: The destination {op.new_path} already exists")
     if op.new_path.is_root or op.new_path.is_relative_to(op.old_path):
         raise exists
-    try:
-        if reader.stat(op.new_path) is not None:
-            raise exists
-    except NotADirectory as exc:
-        raise OperationFailed(exc.message) from None
-    folders = _missing_folders(reader, op.new_path.parent)
+    folders, siblings = _destination(reader, op.new_path, exists)
     top = folders[0] if folders else op.new_path
     leaving = op.old_path.name if top.parent == op.old_path.parent else None
     return replace(
@@ -271,7 +302,7 @@ def _rename(effect: Effect, op: Rename, reader: Reader, lens: Lens) -> Effect:
         entry=entry,
         tree=reader.tree(op.old_path),
         new_folders=folders,
-        twin=_twin(reader, top, leaving=leaving),
+        twin=_twin(reader, top, leaving=leaving, names=siblings),
     )
 
 
@@ -292,13 +323,14 @@ def _missing_folders(reader: Reader, folder: MemoryPath) -> tuple[MemoryPath, ..
     return tuple(reversed(missing))
 
 
-def _twin(reader: Reader, path: MemoryPath, *, leaving: str | None) -> Twin | None:
-    """An existing sibling of ``path`` (other than ``leaving``) whose name folds like its name."""
+def _twin(reader: Reader, path: MemoryPath, *, leaving: str | None, names: list[str] | None) -> Twin | None:
+    """An existing sibling of ``path`` (other than ``leaving``) whose name folds like its name;
+    ``names`` are its folder's names when the caller has them already."""
     if path.is_root:
         return None
     key = case_key(path.name)
     lookalike: Twin | None = None
-    for name in reader.names(path.parent):
+    for name in reader.names(path.parent) if names is None else names:
         if name in (path.name, leaving):
             continue
         if case_key(name) == key:

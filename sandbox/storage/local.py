@@ -218,8 +218,11 @@ class LocalStorage(WriteShortcuts):
             raise AlreadyExists(path) if new else NotAFile(path)
         if not new:
             with _Mapped(str(path)), self._folder(path.parent) as folder:
-                fd, st = _open_file(folder, path)
-                os.close(fd)
+                # Replaced, not written through: a link (hard or symbolic) to it is never written.
+                st = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
+                if stat.S_ISDIR(st.st_mode):
+                    raise NotAFile(path)
+                _check_file(st, str(path))
                 self._place(folder, data, path.name, replace=True)
             session.add(Usage(len(data) - st.st_size, 0))
             return
