@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sandbox.cli.common import add_store_options, checked_store, iso_time, open_sandbox, policy_from
-from sandbox.cli.exits import REFUSED, UsageError
+from sandbox.cli.exits import FINDING, REFUSED, UsageError
 
 if TYPE_CHECKING:
     from sandbox.decision import CallContext
@@ -148,9 +148,26 @@ def _purge(args: argparse.Namespace) -> int:
         storage = getattr(sandbox.backend, "storage", None)
         erase = getattr(storage, "erase", None)
         if callable(erase):
-            erase()  # the scope's folder (or rows) and the store's own records of it
-    print(f"purged scope {args.scope!r}: {len(deleted)} top-level entries erased")
+            erase()  # the scope's folder (or rows) and the store's own records of it, whatever is left
+        left = _left_behind(storage)
+    print(f"purged scope {args.scope!r}: {len(deleted)} top-level entries erased one by one, then the store")
+    if left:
+        print(f"memory-sandbox: scope {args.scope!r} is not erased: {left}", file=sys.stderr)
+        return FINDING
     return 0
+
+
+def _left_behind(storage: object) -> str:
+    """What an erased store still holds (empty when nothing): its folder on disk, or rows in a database."""
+    root = getattr(storage, "root_path", None)
+    if isinstance(root, str) and getattr(storage, "scope", None) is None:
+        return f"{os.path.basename(root)} still exists" if os.path.lexists(root) else ""
+    usage = getattr(storage, "usage", None)
+    if callable(usage):
+        held = usage()
+        if held.files or held.folders:
+            return f"{held.files} files and {held.folders} folders remain"
+    return ""
 
 
 def _confirmed(question: str, scope: str) -> bool:

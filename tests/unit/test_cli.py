@@ -214,6 +214,24 @@ class TestRetentionCli:
         assert purged.returncode == 0 and "purged scope 'bob'" in purged.stdout
         assert not (tmp_path / "base" / "bob").exists() and (tmp_path / "base" / "alice").exists()
 
+    def test_purge_erases_what_no_model_path_can_name(self, tmp_path: Path) -> None:
+        """purge erases a scope holding a tree 1,100 levels deep and names no model path can address."""
+        scope = tmp_path / "base" / "dave"
+        (scope / "ok.md").parent.mkdir(parents=True)
+        (scope / "ok.md").write_text("x")
+        (scope / "bad:name").write_text("written by another tool")
+        fd = os.open(scope, os.O_RDONLY)
+        for _ in range(1100):  # deeper than any path string reaches: made one descriptor at a time
+            os.mkdir("d", dir_fd=fd)
+            child = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        os.close(os.open("f.md", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=fd))
+        os.close(fd)
+        result = run("purge", "--store", f"file://{tmp_path}/base", "--scope", "dave", "--yes")
+        assert result.returncode == 0, result.stderr
+        assert not scope.exists()
+
     def test_purge_asks_first(self, tmp_path: Path) -> None:
         """Without --yes, purge asks and erases nothing unless the scope id is typed back."""
         script = shutil.which("memory-sandbox") or str(Path(sys.executable).parent / "memory-sandbox")
