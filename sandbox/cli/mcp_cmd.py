@@ -1,0 +1,89 @@
+"""``memory-sandbox mcp``: the sandboxed memory as an MCP server (stdio, or streamable HTTP).
+
+The ``mcp`` SDK is imported only when the command runs, so the other commands work
+without the ``mcp`` extra installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Final
+
+from sandbox.cli.common import DEFAULT_STORE, add_policy_option, open_sandbox, policy_from
+from sandbox.storage.url import open_stores
+
+__all__ = ["TOKEN_ENV", "add_mcp_command"]
+
+#: One bearer token for an HTTP server with one scope (tokens never go on a command line).
+TOKEN_ENV: Final = "MEMORY_SANDBOX_MCP_TOKEN"  # noqa: S105 - the variable's name, not a token
+
+
+def add_mcp_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    mcp = commands.add_parser(
+        "mcp",
+        help="serve the sandboxed memory to MCP clients (stdio, or streamable HTTP with --http)",
+        description=(
+            "An MCP server exposing the memory tool's six commands as tools (view, create, str_replace, insert, "
+            "delete, rename), every call checked by the policy and recorded in its audit log. stdio by default; "
+            f"--http serves streamable HTTP on 127.0.0.1. Bearer tokens (${TOKEN_ENV}, or --token-file) are "
+            "required when --host is not a loopback address, and enforced whenever given."
+        ),
+    )
+    mcp.add_argument("--store", default=DEFAULT_STORE, help=f"store URL (default: {DEFAULT_STORE})")
+    mcp.add_argument("--scope", default=None, help="the scope every call uses (not with --token-file)")
+    add_policy_option(mcp)
+    mcp.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
+    mcp.add_argument("--host", default="127.0.0.1", help="address to listen on with --http (default: 127.0.0.1)")
+    mcp.add_argument("--port", type=int, default=8765, help="port with --http (default: 8765; 0: any free port)")
+    mcp.add_argument(
+        "--token-file",
+        type=Path,
+        default=None,
+        help='TOML file of [tokens] "TOKEN" = "SCOPE" pairs (mode 600): each token gets its own scope',
+    )
+    mcp.set_defaults(handler=_mcp)
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    env_token = os.environ.get(TOKEN_ENV) or None
+    if not args.http and (args.token_file or env_token):
+        raise ValueError(f"bearer tokens apply to --http only (unset {TOKEN_ENV} for stdio)")
+    if args.token_file is not None and (args.scope is not None or env_token):
+        raise ValueError(f"--token-file gives each token its scope: do not combine it with --scope or {TOKEN_ENV}")
+    try:
+        from sandbox.mcp.http import check_token, load_token_file, serve_http  # noqa: PLC0415 - optional extra
+        from sandbox.mcp.server import MemoryServer, serve_stdio  # noqa: PLC0415
+    except ImportError:
+        print("memory-sandbox mcp needs the mcp SDK: pip install 'memory-sandbox[mcp]'", file=sys.stderr)
+        return 2
+    tokens: dict[str, str | None] | None = None
+    if args.token_file is not None:
+        tokens = dict(load_token_file(args.token_file))
+    elif env_token:
+        tokens = {check_token(env_token, TOKEN_ENV): args.scope}
+    policy = policy_from(args)
+    # SIGTERM ends the server like Ctrl-C, so every sandbox is closed and its audit log gets its closing
+    # checkpoint (uvicorn hands the signal back to this handler once it has shut down).
+    signal.signal(signal.SIGTERM, _interrupt)
+    with open_stores(args.store) as stores:
+        memory = MemoryServer(
+            lambda scope: open_sandbox(policy, stores, scope), scope=args.scope, per_token_scopes=tokens is not None
+        )
+        try:
+            if args.http:
+                serve_http(memory, host=args.host, port=args.port, tokens=tokens)
+            else:
+                serve_stdio(memory)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            memory.close()
+    return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
