@@ -23,13 +23,28 @@ def add_attack_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
             "hangs and host-path disclosures), 2 when the handler cannot be attacked."
         ),
     )
-    attack.add_argument(
+    target = attack.add_mutually_exclusive_group(required=True)
+    target.add_argument(
         "--handler",
         dest="handler_spec",
-        required=True,
         metavar="MODULE:FACTORY",
         help="importable module or path to a .py file, and a factory(root: pathlib.Path) returning the handler "
         "(e.g. sandbox.attack.targets:sandboxed, :sdk, :wrapped_sdk)",
+    )
+    target.add_argument(
+        "--mcp",
+        default=None,
+        metavar="COMMAND",
+        help="an MCP server over stdio exposing file tools: its command, {root} standing for the attacked folder "
+        'and {scratch} for a folder of its own outside the planted tree (e.g. "memory-sandbox mcp --store '
+        'file:{root} --audit-log {scratch}/audit.jsonl", or "npx @modelcontextprotocol/server-filesystem {root}")',
+    )
+    attack.add_argument(
+        "--mcp-map",
+        default=None,
+        metavar="NAME|FILE.toml",
+        help="how the six commands map onto the server's tools: a built-in mapping (memory-sandbox, filesystem; "
+        "chosen by the server's name when not given) or a TOML file",
     )
     attack.add_argument("--race-seconds", type=float, default=5.0, help="symlink-swap race duration (0: no race)")
     attack.add_argument("--timeout", type=float, default=10.0, help="seconds per call before it counts as a hang")
@@ -49,9 +64,18 @@ def _progress(done: int, total: int, results: Results) -> None:
 
 def _attack(args: argparse.Namespace) -> int:
     families = {name.strip() for name in args.families.split(",")} if args.families else None
+    spec, env, label = args.handler_spec, None, None
+    if args.mcp is not None:
+        from sandbox.attack.mcp_target import SPEC, McpTarget  # noqa: PLC0415 - the mcp SDK only when asked for
+
+        spec, env, label = SPEC, McpTarget(args.mcp, args.mcp_map).environment(), f"MCP server `{args.mcp}`"
+    elif args.mcp_map is not None:
+        raise ValueError("--mcp-map goes with --mcp")
     try:
         results = run_attack(
-            args.handler_spec,
+            spec,
+            env=env,
+            label=label,
             race_seconds=args.race_seconds,
             timeout=args.timeout,
             families=families,

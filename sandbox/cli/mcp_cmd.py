@@ -13,7 +13,9 @@ import sys
 from pathlib import Path
 from typing import Final
 
+from sandbox.audit import AuditLog
 from sandbox.cli.common import DEFAULT_STORE, add_policy_option, open_sandbox, policy_from
+from sandbox.pipeline import Sandbox
 from sandbox.storage.url import open_stores
 
 __all__ = ["TOKEN_ENV", "add_mcp_command"]
@@ -45,6 +47,13 @@ def add_mcp_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         default=None,
         help='TOML file of [tokens] "TOKEN" = "SCOPE" pairs (mode 600): each token gets its own scope',
     )
+    mcp.add_argument(
+        "--audit-log",
+        type=Path,
+        default=None,
+        help="one audit log for every scope, here, instead of where the policy's [audit] sink puts it "
+        "(its other settings still apply)",
+    )
     mcp.set_defaults(handler=_mcp)
 
 
@@ -69,10 +78,18 @@ def _mcp(args: argparse.Namespace) -> int:
     # SIGTERM ends the server like Ctrl-C, so every sandbox is closed and its audit log gets its closing
     # checkpoint (uvicorn hands the signal back to this handler once it has shut down).
     signal.signal(signal.SIGTERM, _interrupt)
+    shared_audit = None
+    if args.audit_log is not None:
+        settings = policy.audit.model_dump(exclude={"sink", "key_file"})
+        shared_audit = AuditLog.open(args.audit_log, key_file=policy.audit.key_file, **settings)
     with open_stores(args.store) as stores:
-        memory = MemoryServer(
-            lambda scope: open_sandbox(policy, stores, scope), scope=args.scope, per_token_scopes=tokens is not None
-        )
+
+        def sandbox_of(scope: str | None) -> Sandbox:
+            if shared_audit is None:
+                return open_sandbox(policy, stores, scope)
+            return Sandbox(policy=policy, storage=stores.storage(scope), scope=scope, audit=shared_audit)
+
+        memory = MemoryServer(sandbox_of, scope=args.scope, per_token_scopes=tokens is not None)
         try:
             if args.http:
                 serve_http(memory, host=args.host, port=args.port, tokens=tokens)
@@ -82,6 +99,8 @@ def _mcp(args: argparse.Namespace) -> int:
             pass
         finally:
             memory.close()
+            if shared_audit is not None:
+                shared_audit.close()
     return 0
 
 

@@ -130,6 +130,9 @@ def serve_http(memory: MemoryServer, *, host: str, port: int, tokens: dict[str, 
     listener = socket.socket(family, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind((host, port))
+    # Listening before the address is printed: a client that reads it may connect at once (the kernel
+    # queues it until the server has started).
+    listener.listen(128)
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     print(f"memory-sandbox mcp: serving http://{shown}:{bound}/mcp", file=sys.stderr, flush=True)
