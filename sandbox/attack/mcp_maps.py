@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from sandbox.commands import COMMAND_NAMES
 
-__all__ = ["BUILTIN", "MISSING", "Mapping", "Route", "builtin_for_server", "fill", "load_mapping"]
+__all__ = ["BUILTIN", "MISSING", "PATH_FIELDS", "Mapping", "Route", "builtin_for_server", "fill", "load_mapping"]
 
 #: The memory command fields that hold paths (their ``/memories`` prefix is translated).
 PATH_FIELDS: Final = ("path", "old_path", "new_path")

@@ -61,7 +61,13 @@ class McpTarget:
 
     def environment(self) -> dict[str, str]:
         mapping = self.mapping if self.mapping is None or self.mapping in BUILTIN else str(Path(self.mapping).resolve())
-        return {ENV_MCP: json.dumps({"command": self.command, "mapping": mapping})}
+        # The server runs in the planted working folder: relative paths to files here are made absolute.
+        argv = [os.path.abspath(arg) if _relative_file(arg) else arg for arg in shlex.split(self.command)]
+        return {ENV_MCP: json.dumps({"argv": argv, "mapping": mapping})}
+
+
+def _relative_file(arg: str) -> bool:
+    return "/" in arg and not os.path.isabs(arg) and not arg.startswith("-") and os.path.exists(arg)
 
 
 def from_environment(root: Path) -> McpHandler:
@@ -72,9 +78,7 @@ def from_environment(root: Path) -> McpHandler:
         base = base.parent
     scratch = base.parent / "mcp-server-files"  # beside the planted tree, removed with it
     scratch.mkdir(exist_ok=True)
-    argv = [
-        arg.replace("{root}", str(root)).replace("{scratch}", str(scratch)) for arg in shlex.split(target["command"])
-    ]
+    argv = [arg.replace("{root}", str(root)).replace("{scratch}", str(scratch)) for arg in target["argv"]]
     name = target["mapping"]
     mapping = None if name is None else BUILTIN[name] if name in BUILTIN else load_mapping(Path(name))
     return McpHandler(argv, root, mapping)

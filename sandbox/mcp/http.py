@@ -2,15 +2,16 @@
 
 Tokens come from a file (``token = "scope"`` pairs in a ``[tokens]`` table) or from
 one environment variable for a server with one scope. The gate compares SHA-256
-digests, answers 401 to anything else, and puts the scope the token grants into the
-request, where :class:`~sandbox.mcp.server.MemoryServer` reads it. Without tokens the
-server only listens on a loopback address. Configuration problems raise ValueError,
-which the CLI shows as one line (exit 2).
+digests (``hmac.compare_digest``), answers 401 to anything else, and puts the scope
+the token grants into the request, where :class:`~sandbox.mcp.server.MemoryServer`
+reads it. Without tokens the server only listens on a loopback address.
+Configuration problems raise ValueError, which the CLI shows as one line (exit 2).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import ipaddress
 import os
 import socket
@@ -81,7 +82,7 @@ class BearerGate:
 
     def __init__(self, app: App, tokens: dict[str, str | None]) -> None:
         self._app = app
-        self._scopes = {_digest(token): scope for token, scope in tokens.items()}
+        self._scopes = [(_digest(token), scope) for token, scope in tokens.items()]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -101,9 +102,11 @@ class BearerGate:
         if kind.lower() != "bearer" or not token:
             return None
         digest = _digest(token.strip())
-        if digest not in self._scopes:
-            return None
-        return (self._scopes[digest],)
+        granted = None
+        for known, its_scope in self._scopes:  # every token compared, each in constant time
+            if hmac.compare_digest(known, digest):
+                granted = (its_scope,)
+        return granted
 
 
 async def _unauthorized(send: Send) -> None:

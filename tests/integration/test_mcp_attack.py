@@ -68,8 +68,10 @@ def test_weak_server_fails_naming_its_escapes(tmp_path: Path) -> None:
     mapping = tmp_path / "weak.toml"
     mapping.write_text(WEAK_MAP)
     xml = tmp_path / "attack.xml"
+    (tmp_path / "servers").mkdir()
+    shutil.copy(WEAK, tmp_path / "servers" / WEAK.name)  # a relative path in the command is the gate's folder's
     code, output, report = attack(
-        tmp_path, f"{sys.executable} {WEAK} {{root}}", "--mcp-map", str(mapping),
+        tmp_path, f"{sys.executable} servers/{WEAK.name} {{root}}", "--mcp-map", str(mapping),
         "--families", "dotdot,symlink,hardlink,race", "--race-seconds", RACE, "--junit-xml", str(xml),
     )  # fmt: skip
     assert code == 1, output
