@@ -82,7 +82,10 @@ def _attack(args: argparse.Namespace) -> int:
             progress=_progress if sys.stderr.isatty() else None,
         )
     except (ProbeFailed, WorkerFailed) as exc:
-        print(f"memory-sandbox attack: {exc}", file=sys.stderr)
+        hint = ""
+        if isinstance(exc, ProbeFailed) and args.mcp is not None:
+            hint = " (with --mcp: the mapping's `memories` is what /memories becomes in the server's paths)"
+        print(f"memory-sandbox attack: {exc}{hint}", file=sys.stderr)
         return 2
     print(render_text(results, strict=args.strict), end="")
     if args.json is not None:

@@ -90,11 +90,16 @@ def test_weak_server_fails_naming_its_escapes(tmp_path: Path) -> None:
 
 
 def test_mapping_and_command_mistakes(tmp_path: Path) -> None:
-    """A command without {root}, or a server no built-in mapping knows, cannot be attacked (exit 2)."""
+    """A command without {root}, a server no built-in mapping knows, or a mapping that puts /memories
+    elsewhere: the server cannot be attacked (exit 2)."""
     code, output, _ = attack(tmp_path, f"{sys.executable} {WEAK}")
     assert code == 2 and "{root}" in output
     code, output, _ = attack(tmp_path, f"{sys.executable} {WEAK} {{root}}", "--race-seconds", "0")
     assert code == 2 and "no built-in mapping for the server 'weak-files'" in output and "Traceback" not in output
+    mapping = tmp_path / "wrong.toml"
+    mapping.write_text(WEAK_MAP.replace('memories = ""', 'memories = "/memories"'))  # it would write in root/memories
+    code, output, _ = attack(tmp_path, f"{sys.executable} {WEAK} {{root}}", "--mcp-map", str(mapping))
+    assert code == 2 and "not onto the root it was given" in output and "the mapping's `memories`" in output
 
 
 def _reference_server() -> Path | None:
