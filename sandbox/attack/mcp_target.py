@@ -18,6 +18,7 @@ import json
 import multiprocessing.util
 import os
 import shlex
+import sys
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,11 @@ __all__ = ["ENV_MCP", "McpHandler", "McpTarget", "from_environment"]
 #: The environment variable carrying the target to the worker (removed before the server starts).
 ENV_MCP: Final = "MEMORY_SANDBOX_ATTACK_MCP"
 SPEC: Final = "sandbox.attack.mcp_target:from_environment"
+#: Runs a command that the kernel kills when its parent thread ends (PR_SET_PDEATHSIG survives exec).
+_DIE_WITH_PARENT: Final = (
+    "import ctypes, os, signal, sys; ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL); "
+    "os.execvp(sys.argv[1], sys.argv[1:])"
+)
 
 
 @dataclass(frozen=True)
@@ -118,7 +124,12 @@ class McpHandler:
         }
 
     def _connect(self) -> Client:
-        params = StdioServerParameters(command=self.argv[0], args=self.argv[1:], env=dict(os.environ), cwd=os.getcwd())
+        argv = self.argv
+        if sys.platform == "linux":
+            # A hung worker is killed, and its server with it: the kernel sends SIGKILL to the server when the
+            # thread that started it ends (a server blocked in a tool call would never read the end of its input).
+            argv = [sys.executable, "-c", _DIE_WITH_PARENT, *argv]
+        params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ), cwd=os.getcwd())
         client = Client(
             stdio_client(params, errlog=self._errlog),
             client_info=Implementation(name="memory-sandbox-attack", version=__version__),

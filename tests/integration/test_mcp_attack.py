@@ -139,3 +139,34 @@ def test_typescript_sdk_memory_tool_scored(tmp_path: Path) -> None:
     assert code == 1, output
     assert report["handler_type"].startswith("MCP server anthropic-ts-memory-tool")
     assert report["families"]["hardlink"]["escape"] > 0 and report["unsupported"]["cases"] == 0
+
+
+def _processes_naming(text: str) -> list[str]:
+    """Command lines of running processes that contain ``text``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if text in command:
+            found.append(command)
+    return found
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="reads /proc; the server is killed by PR_SET_PDEATHSIG"
+)
+def test_hung_server_counted_and_killed(tmp_path: Path) -> None:
+    """A server stuck in a tool call is a hang; the worker is restarted and the stuck server dies with it."""
+    mapping = tmp_path / "weak.toml"
+    mapping.write_text(WEAK_MAP)
+    marker = f"hang-marker-{tmp_path.name}"
+    code, output, report = attack(
+        tmp_path, f"{sys.executable} {WEAK} {{root}} --hang-on hardlink.md {marker}", "--mcp-map", str(mapping),
+        "--families", "hardlink", "--race-seconds", "0", "--timeout", "5", "--strict",
+    )  # fmt: skip
+    assert code == 1, output
+    hung = report["totals"]["hang"]
+    assert hung > 0 and report["worker_restarts"] == hung
+    assert _processes_naming(marker) == []
