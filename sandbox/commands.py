@@ -22,6 +22,7 @@ from sandbox.paths import DEFAULT_LIMITS, MemoryPath, PathLimits, canonicalize
 
 __all__ = [
     "COMMAND_NAMES",
+    "EXTRA_NAME_CHARS",
     "Content",
     "Create",
     "Delete",
@@ -38,9 +39,13 @@ __all__ = [
     "written_text",
 ]
 
-# Extra fields are remembered by name only (values may hold anything), and only so many.
+# Extra fields are remembered by name only (values may hold anything), and only so many; a name
+# is kept long enough to be scrubbed of secrets whole, then cut (EXTRA_NAME_CHARS) for the record.
 _MAX_EXTRA_NAMES: Final = 16
-_MAX_EXTRA_NAME_CHARS: Final = 64
+_MAX_EXTRA_NAME_SCAN: Final = 4096
+EXTRA_NAME_CHARS: Final = 64
+# Line numbers beyond any file's reach; bigger integers are refused as field errors.
+_MAX_LINE_NUMBER: Final = 2**31 - 1
 
 
 class _Model(BaseModel):
@@ -208,6 +213,8 @@ def parse_command(untrusted_input: object, *, max_string_bytes: int) -> ParsedCo
             _check_text(key, value, max_string_bytes)
     if fields.get("view_range") is not None:
         _check_view_range(fields["view_range"])
+    if abs(fields.get("insert_line", 0)) > _MAX_LINE_NUMBER:
+        raise InvalidCommand(f"Error: Invalid `insert_line`: at most {_MAX_LINE_NUMBER:,}")
     if name == "str_replace" and not fields["old_str"]:
         raise InvalidCommand("Error: Invalid `old_str`: it must not be empty")
     return ParsedCommand(name=name, fields=fields, extra_fields=_extra_names(untrusted_input, model))
@@ -245,6 +252,8 @@ def _check_text(field: str, value: str, max_bytes: int) -> None:
 
 def _check_view_range(view_range: tuple[int, int]) -> None:
     start, end = view_range
+    if max(abs(start), abs(end)) > _MAX_LINE_NUMBER:
+        raise InvalidCommand(f"Error: Invalid `view_range`: line numbers are at most {_MAX_LINE_NUMBER:,}")
     if start < 1:
         raise InvalidCommand("Error: Invalid `view_range`: the first line is 1")
     if end != -1 and end < start:
@@ -268,6 +277,11 @@ def _describe(exc: ValidationError) -> str:
 
 
 def _extra_names(untrusted_input: Mapping[Any, Any], model: type[_Model]) -> tuple[str, ...]:
+    """Names of unknown fields, safe to encode anywhere (lone surrogates escaped), not yet cut."""
     known = model.model_fields.keys()
-    extra = (str(key)[:_MAX_EXTRA_NAME_CHARS] for key in untrusted_input if key not in known)
+    extra = (_encodable(str(key)[:_MAX_EXTRA_NAME_SCAN]) for key in untrusted_input if key not in known)
     return tuple(sorted(extra)[:_MAX_EXTRA_NAMES])
+
+
+def _encodable(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -2,8 +2,9 @@
 
 :func:`explain` runs parsing, canonicalisation and every stage of the policy on one
 tool input and reports each verdict; the stages run independently, so a denial
-early on does not hide what later stages think. Checks that need the store
-(quota, a file's size after an edit, case twins) are listed as not evaluated.
+early on does not hide what later stages think. The command is planned against an
+empty store, so checks of stored state (quota, a file's size after an edit, case
+twins) say only what they would on an empty store, and are listed as not evaluated.
 :func:`run_tests` checks policy test cases written in TOML against these verdicts,
 like ``opa test``.
 """
@@ -18,11 +19,12 @@ from typing import Any, Literal
 
 from sandbox.commands import canonicalize_command, operation_paths, parse_command
 from sandbox.decision import CallContext
+from sandbox.effects import PlainLens, plan
 from sandbox.errors import PolicyError, SandboxError
 from sandbox.pipeline import default_stages
 from sandbox.policy import Policy, load_policy
 from sandbox.redaction import SecretGuard
-from sandbox.stages import Request
+from sandbox.storage.memory import InMemoryStorage
 
 __all__ = ["CaseResult", "StageVerdict", "explain", "final_decision", "run_tests"]
 
@@ -51,15 +53,15 @@ def explain(policy: Policy, untrusted_input: object, context: CallContext | None
         return [*verdicts, StageVerdict("canonicalize", "deny", exc.rule_id, exc.message)]
     verdicts.append(StageVerdict("canonicalize", "allow", message=" ".join(str(p) for p in operation_paths(op))))
     secrets = SecretGuard(policy.secrets) if policy.secrets.enabled else None
-    request = Request(op, context or CallContext())
+    effect = plan(op, InMemoryStorage(), PlainLens(), context or CallContext())
     for stage in default_stages(policy, secrets):
         name = type(stage).__name__
         try:
-            out = stage(request)
+            out = stage(effect)
         except SandboxError as exc:
             verdicts.append(StageVerdict(name, "deny", exc.rule_id, exc.message))
             continue
-        new_notes = out.notes[len(request.notes) :]
+        new_notes = out.notes[len(effect.notes) :]
         if new_notes:
             rules = ", ".join(note.rule_id for note in new_notes)
             verdicts.append(StageVerdict(name, "redact", rules, "; ".join(note.reason for note in new_notes)))

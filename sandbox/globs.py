@@ -40,7 +40,7 @@ class Glob:
     def __repr__(self) -> str:
         return f"Glob({self.text!r})"
 
-    def matches(self, path: MemoryPath) -> bool:
+    def matches(self, path: MemoryPath | str) -> bool:
         return self._regex.fullmatch(str(path)) is not None
 
 

@@ -274,6 +274,19 @@ def _check_character(char: str) -> None:
         raise PathDenied("lookalike", "the path holds a look-alike dot, slash or colon")
 
 
+def _check_marks(name: str) -> None:
+    """Refuse combining marks that make a name look like a path: an overlay (a long solidus drawn
+    through a letter, ``..\u0338etc``), or any mark on a dot or a character that folds to one."""
+    previous = ""
+    for char in name:
+        if unicodedata.combining(char) == 1 or (
+            unicodedata.category(char) in _COMBINING and not _NFKC_DANGEROUS.isdisjoint(previous)
+        ):
+            raise PathDenied("lookalike", "the path holds a combining mark over a dot or slash, or an overlay")
+        if unicodedata.category(char) not in _COMBINING:
+            previous = unicodedata.normalize("NFKC", char)
+
+
 def _check_name(name: str, limits: PathLimits) -> None:
     if len(name.encode("utf-8")) > limits.max_name_bytes:
         raise PathDenied("too_long", f"a name is longer than {limits.max_name_bytes} bytes")
@@ -287,6 +300,8 @@ def _check_name(name: str, limits: PathLimits) -> None:
         raise PathDenied("reserved_name", f"names starting with {RESERVED_PREFIX} are reserved by the store")
     if unicodedata.category(name[0]) in _COMBINING:
         raise PathDenied("lookalike", "a name may not start with a combining mark")
+    if not name.isascii():
+        _check_marks(name)
     if not limits.portable_names:
         return
     if name.split(".", 1)[0].rstrip(" ").upper() in _DEVICE_NAMES:

@@ -1,9 +1,11 @@
-"""The runner: parse, canonicalise, run the stages, audit, call the backend.
+"""The runner: parse, canonicalise, plan, judge, audit, apply.
 
-This is the one place that catches exceptions. Whatever goes wrong (a denial,
-a storage failure, a bug) ends as a short error for the model and one audit
-decision; nothing is half-done, because stages act before storage and adapters
-write atomically.
+This is the one place that catches exceptions. A call is planned against the
+store (:mod:`sandbox.effects`), judged by one chain of stages on what it would
+change and reveal, recorded (intent) and only then applied, all in one storage
+session. Whatever goes wrong (a denial, a storage failure, a bug) ends as a
+short error for the model and one audit decision; nothing is half-done, because
+stages act before storage and adapters write atomically.
 """
 
 from __future__ import annotations
@@ -12,26 +14,42 @@ import itertools
 import secrets as _random
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+import anyio.to_thread
+
 from sandbox.audit import open_configured
 from sandbox.commands import (
+    EXTRA_NAME_CHARS,
     Content,
     Operation,
     Reply,
     canonicalize_command,
     operation_paths,
     parse_command,
-    written_text,
 )
 from sandbox.decision import AuditSink, CallContext, Decision, Note, NullAuditSink, Outcome, Verdict
+from sandbox.effects import Effect, PlainLens, plan
 from sandbox.errors import Denied, InternalError, InvalidCommand, SandboxError
+from sandbox.lens import PolicyLens
 from sandbox.paths import MemoryPath
 from sandbox.policy import Policy
 from sandbox.redaction import SecretGuard
-from sandbox.stages import AccessRules, PathRules, RateLimiter, Request, RootGuard, SecretScanner, SizeLimiter, Stage
+from sandbox.stages import (
+    AccessRules,
+    PathRules,
+    QuotaEnforcer,
+    RateLimiter,
+    RootGuard,
+    SecretScanner,
+    SizeLimiter,
+    Stage,
+    TwinGuard,
+)
 from sandbox.storage.base import StorageAdapter
+from sandbox.storage.memory import InMemoryStorage
 from sandbox.store import Store
 
 __all__ = ["Backend", "Sandbox", "ToolResult", "default_stages"]
@@ -40,12 +58,18 @@ _INTERNAL_ERROR = "Error: The memory sandbox failed internally; the call was ref
 _UNRECORDED = "Error: The call was carried out, but its audit record could not be written."
 
 
+class Transaction(Protocol):
+    """One call's session with a backend: plan, then apply what the stages let through."""
+
+    def plan(self, op: Operation, context: CallContext) -> Effect: ...
+
+    def apply(self, effect: Effect) -> Reply: ...
+
+
 class Backend(Protocol):
-    """Carries out a canonical operation: :class:`~sandbox.store.Store` or a wrapped handler."""
+    """Carries out canonical operations: :class:`~sandbox.store.Store` or a wrapped handler."""
 
-    def run(self, op: Operation) -> Reply: ...
-
-    async def arun(self, op: Operation) -> Reply: ...
+    def transaction(self, op: Operation) -> AbstractContextManager[Transaction]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,17 +81,28 @@ class ToolResult:
     decision: Decision
 
 
+def access_rules(policy: Policy) -> AccessRules | None:
+    """The policy's ``[[rules]]`` compiled, or None when it has none and allows by default."""
+    if policy.rules or policy.default_effect == "deny":
+        return AccessRules(policy.rules, policy.default_effect)
+    return None
+
+
 def default_stages(policy: Policy, secrets: SecretGuard | None) -> tuple[Stage, ...]:
-    """The stages a policy asks for, in order: cheap refusals first, content scans last."""
+    """The stages a policy asks for, in order: refusals of what was asked first, content scans and
+    checks of the resulting state after."""
     stages: list[Stage] = []
     if policy.quota.max_operations_per_minute is not None:
         stages.append(RateLimiter(policy.quota.max_operations_per_minute))
     stages += [RootGuard(), PathRules(policy.paths)]
-    if policy.rules or policy.default_effect == "deny":
-        stages.append(AccessRules(policy.rules, policy.default_effect))
-    stages.append(SizeLimiter(policy.limits))
+    rules = access_rules(policy)
+    if rules is not None:
+        stages.append(rules)
     if secrets is not None:
         stages.append(SecretScanner(secrets))
+    stages += [SizeLimiter(policy.limits), QuotaEnforcer(policy.quota)]
+    if "refuse" in (policy.paths.case_collisions, policy.paths.lookalike_collisions):
+        stages.append(TwinGuard(policy.paths))
     return tuple(stages)
 
 
@@ -97,10 +132,11 @@ class Sandbox:
         if secrets is None and policy.secrets.enabled:
             secrets = SecretGuard(policy.secrets)
         self.secrets = secrets
+        lens = PolicyLens(secrets if policy.secrets.scan_reads else None, access_rules(policy))
         self.backend: Backend = backend or Store(
             storage,  # type: ignore[arg-type]  # not None: checked above
-            policy,
-            secrets=secrets,
+            lens=lens,
+            max_view_chars=policy.limits.max_view_chars,
         )
         # With no sink given, the policy's [audit] section decides (default: a log beside the store).
         self._owned_audit = open_configured(policy.audit, storage) if audit is None else None
@@ -128,8 +164,13 @@ class Sandbox:
         """Run one tool call; never raises for anything the model sent."""
         call = _Call(self, context)
         try:
-            request = self._admit(untrusted_input, call)
-            call.succeed(self.backend.run(request.op))
+            op = self._admit(untrusted_input, call)
+            with self.backend.transaction(op) as transaction:
+                effect = transaction.plan(op, call.context)
+                for stage in self.stages:
+                    effect = stage(effect)
+                self._intend(effect, call)
+                call.succeed(transaction.apply(effect))
         except Exception as exc:  # noqa: BLE001 - the runner is the one place that fails closed
             call.fail(exc)
         finally:
@@ -137,16 +178,8 @@ class Sandbox:
         return call.result(decision)
 
     async def aexecute(self, untrusted_input: object, context: CallContext | None = None) -> ToolResult:
-        """:meth:`execute` for async callers and async wrapped handlers."""
-        call = _Call(self, context)
-        try:
-            request = self._admit(untrusted_input, call)
-            call.succeed(await self.backend.arun(request.op))
-        except Exception as exc:  # noqa: BLE001 - the runner is the one place that fails closed
-            call.fail(exc)
-        finally:
-            decision = call.close()
-        return call.result(decision)
+        """:meth:`execute` off the event loop (a wrapped async handler is awaited from there)."""
+        return await anyio.to_thread.run_sync(self.execute, untrusted_input, context)
 
     def administer(self, command: str, path: MemoryPath, action: Callable[[], object], note: Note) -> bool:
         """Run an administrative change (expiry, purge) on the backend, recorded like a call.
@@ -166,21 +199,25 @@ class Sandbox:
             decision = call.close()
         return decision.outcome == "ok"
 
-    def check(self, untrusted_input: object, context: CallContext | None = None) -> Request:
-        """Parse, canonicalise and run the stages without touching storage or the audit sink."""
+    def check(self, untrusted_input: object, context: CallContext | None = None) -> Effect:
+        """Parse, canonicalise, plan against an empty store and run the stages; touches no storage or audit."""
         parsed = parse_command(untrusted_input, max_string_bytes=self.policy.limits.max_string_bytes)
-        request = Request(canonicalize_command(parsed, self.policy.path_limits), context or CallContext())
+        effect = plan(
+            canonicalize_command(parsed, self._path_limits), InMemoryStorage(), PlainLens(), context or CallContext()
+        )
         for stage in self.stages:
-            request = stage(request)
-        return request
+            effect = stage(effect)
+        return effect
 
     def scrubbed(self, texts: tuple[str, ...]) -> tuple[str, ...]:
         """Texts with every secret redacted, for records (when the policy scans for secrets)."""
         return texts if self.secrets is None else tuple(self.secrets.scrub(text) for text in texts)
 
-    def _admit(self, untrusted_input: object, call: _Call) -> Request:
+    def _admit(self, untrusted_input: object, call: _Call) -> Operation:
         parsed = parse_command(untrusted_input, max_string_bytes=self.policy.limits.max_string_bytes)
-        call.command, call.extra_fields = parsed.name, self.scrubbed(parsed.extra_fields)
+        # Scrubbed whole, then cut: a secret in a field's name never reaches the record in part.
+        call.command = parsed.name
+        call.extra_fields = tuple(name[:EXTRA_NAME_CHARS] for name in self.scrubbed(parsed.extra_fields))
         # Digests of the raw paths, kept for those that canonicalisation changes or refuses.
         raw = {text: self.audit.keyed_digest(text.encode("utf-8", "surrogatepass")) for text in parsed.raw_paths}
         call.raw_path_digests = tuple(digest for digest in raw.values() if digest)
@@ -188,20 +225,19 @@ class Sandbox:
         # A path holding a secret is refused by a stage; fail() scrubs it from the record then.
         call.paths = tuple(str(path) for path in operation_paths(op))
         call.raw_path_digests = tuple(digest for text, digest in raw.items() if digest and text not in call.paths)
-        request = Request(op, call.context)
-        for stage in self.stages:
-            request = stage(request)
-        call.notes = request.notes
-        if request.notes:
+        return op
+
+    def _intend(self, effect: Effect, call: _Call) -> None:
+        """Take what the stages noted into the decision and write its intent record."""
+        call.notes = effect.notes
+        if effect.notes:
             call.verdict = "redact"
-        text = written_text(request.op)
-        if text is not None:
-            call.content_digest = self.audit.keyed_digest(text.encode("utf-8"))
+        if effect.written is not None and effect.failure is None:
+            call.content_digest = self.audit.keyed_digest(effect.written.encode("utf-8"))
         # Write-ahead: the sink records the intent before storage is touched; if it
         # raises, the call is refused like any other failure.
         if not isinstance(self.audit, NullAuditSink):
             self.audit.intent(call.decision)
-        return request
 
 
 class _Call:

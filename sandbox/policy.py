@@ -75,6 +75,9 @@ class PathsSection(_Section):
     # "refuse": no two names in a folder may differ only in case (they collide on
     # case-insensitive file systems and in sync tools).
     case_collisions: Literal["refuse", "allow"] = "refuse"
+    # "refuse": no name that looks like a sibling's through look-alike letters of another script
+    # (a Cyrillic "\u043e" for a Latin "o"; Unicode TR39 confusables). Two plain ASCII names never collide.
+    lookalike_collisions: Literal["refuse", "allow"] = "refuse"
     # Refuse Windows device names (CON, nul.txt) and 8.3 short names (NOTES~1.MD).
     portable_names: bool = True
 
@@ -108,8 +111,15 @@ class QuotaSection(_Section):
 
     max_bytes: Positive | None = 10 * _MIB
     max_files: Positive | None = 1000
+    # Folders count too (renames and deletes leave them behind); unset means the same as max_files.
+    max_folders: Positive | None = None
     # Token bucket per scope: this many calls a minute, in bursts of up to as many.
     max_operations_per_minute: Positive | None = None
+
+    @property
+    def folder_limit(self) -> int | None:
+        """The folder quota in force: ``max_folders``, or ``max_files`` when it is not set."""
+        return self.max_folders if self.max_folders is not None else self.max_files
 
 
 class AccessRule(_Section):

@@ -10,9 +10,10 @@ import functools
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Protocol, cast
 
 from sandbox.decision import Note
-from sandbox.errors import SandboxError
+from sandbox.errors import PathDenied, SandboxError
 from sandbox.globs import Glob
 from sandbox.paths import ROOT, MemoryPath, is_canonical_name
 from sandbox.pipeline import Sandbox
@@ -24,6 +25,12 @@ __all__ = ["ExpiryReport", "expire", "purge"]
 _DAY = 86_400.0
 
 
+class Storage(StorageAdapter, Protocol):
+    """A store retention can act on: the adapter contract and its one-call deletes."""
+
+    def delete(self, path: MemoryPath) -> None: ...
+
+
 @dataclass
 class ExpiryReport:
     examined: int = 0
@@ -32,38 +39,51 @@ class ExpiryReport:
     failed: list[str] = field(default_factory=list)
 
 
-def _storage(sandbox: Sandbox) -> StorageAdapter:
+def _storage(sandbox: Sandbox) -> Storage:
     if not isinstance(sandbox.backend, Store):
         raise SandboxError("Error: retention works on the sandbox's own stores, not on a wrapped handler")
-    return sandbox.backend.storage
+    return cast(Storage, sandbox.backend.storage)
 
 
-def _files(storage: StorageAdapter, folder: MemoryPath) -> Iterator[tuple[MemoryPath, float]]:
-    with storage.scan(folder) as entries:
-        listed = [entry for entry in entries if is_canonical_name(entry.name)]
-    for entry in listed:
-        path = folder.child(entry.name)
-        if entry.is_dir:
-            yield from _files(storage, path)
-        else:
-            yield path, entry.modified
+def _files(storage: Storage) -> Iterator[tuple[MemoryPath | None, str, float]]:
+    """Every file of a store: its path (None when no model path can name it), how to show it, last change."""
+    for node in storage.tree(ROOT).nodes:
+        if node.is_dir:
+            continue
+        shown = "/memories/" + "/".join(node.parts)
+        try:
+            path = functools.reduce(MemoryPath.child, node.parts, ROOT)
+        except PathDenied:
+            yield None, shown, node.modified
+            continue
+        yield path, shown, node.modified
 
 
-def expire(sandbox: Sandbox, now: float | None = None) -> ExpiryReport:
-    """Delete every file whose time to live (``[retention]``) has passed; pinned globs are kept."""
+def expire(sandbox: Sandbox, now: float | None = None, *, dry_run: bool = False) -> ExpiryReport:
+    """Delete every file whose time to live (``[retention]``) has passed; pinned globs are kept.
+
+    One bad entry never stops the run: a file that cannot be deleted (or named) is reported as failed.
+    ``dry_run``: list in ``deleted`` what would be deleted, and delete (and record) nothing.
+    """
     section = sandbox.policy.retention
     rules = [(Glob(rule.glob), rule.ttl_days) for rule in section.rules]
     pinned = [Glob(glob) for glob in section.pinned]
     storage = _storage(sandbox)
     now = time.time() if now is None else now
     report = ExpiryReport()
-    for path, modified in list(_files(storage, ROOT)):
+    for path, shown, modified in _files(storage):
         report.examined += 1
+        if path is None:
+            report.failed.append(sandbox.scrubbed((shown[:200],))[0])
+            continue
         if any(glob.matches(path) for glob in pinned):
             report.pinned += 1
             continue
         ttl = next((days for glob, days in rules if glob.matches(path)), section.ttl_days)
         if ttl is None or now - modified <= ttl * _DAY:
+            continue
+        if dry_run:
+            report.deleted.append(str(path))
             continue
         note = Note("retention.ttl", f"unchanged for more than {ttl} days")
         done = sandbox.administer("expire", path, functools.partial(storage.delete, path), note)
@@ -72,7 +92,11 @@ def expire(sandbox: Sandbox, now: float | None = None) -> ExpiryReport:
 
 
 def purge(sandbox: Sandbox) -> list[str]:
-    """Delete everything in the sandbox's store (an erasure request); return what was deleted."""
+    """Delete everything in the sandbox's store (an erasure request); return what was deleted.
+
+    Each top-level entry is deleted and recorded on its own; one that fails does not stop the rest
+    (the caller then erases the store whole, and reports what remains).
+    """
     storage = _storage(sandbox)
     with storage.scan(ROOT) as entries:
         names = [entry.name for entry in entries if is_canonical_name(entry.name)]

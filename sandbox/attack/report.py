@@ -1,5 +1,5 @@
-"""Results of an attack run: counts by family and command, examples, and the three renderings
-(text for people, JSON and JUnit XML for CI)."""
+"""Results of an attack run: counts by family and command, examples, and the renderings
+(text for people; JSON, JUnit XML and SARIF for CI)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,26 @@ from typing import Any, Final
 
 from sandbox.attack.race import RaceResult
 
-__all__ = ["CATEGORIES", "Results", "render_junit", "render_text", "to_json"]
+__all__ = ["CATEGORIES", "Finding", "Results", "render_junit", "render_text", "to_json"]
 
 #: What a case can count as, worst first. "escape" fails a run; the others fail it with --strict.
 CATEGORIES: Final = ("escape", "accepted", "crash", "hang", "disclosure")
 _EXAMPLES_PER_CATEGORY: Final = 25
+#: Findings kept one by one (for SARIF); code scanning shows at most 5,000 results of a run.
+_FINDINGS_KEPT: Final = 5_000
 #: Families whose escapes no front end can prevent: the handler opens the files itself.
 _HANDLER_OWN_ACCESS: Final = frozenset({"hardlink", "race"})
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One case that counts as one category: what was sent, and why it counts."""
+
+    family: str
+    command: str
+    category: str
+    input: str
+    why: str
 
 
 @dataclass
@@ -30,6 +43,8 @@ class Results:
     examples: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
     race: RaceResult | None = None
     worker_restarts: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    findings_dropped: int = 0
 
     def add(self, family: str, slot: str, command: Any, categories: dict[str, str]) -> None:
         """One case: ``categories`` maps each category it counts as to why."""
@@ -37,6 +52,12 @@ class Results:
         counter["cases"] += 1
         for category, why in categories.items():
             counter[category] += 1
+            if category not in CATEGORIES:  # a case not run (unsupported): counted, not a finding
+                pass
+            elif len(self.findings) < _FINDINGS_KEPT:
+                self.findings.append(Finding(family, slot, category, _short(command), why))
+            else:
+                self.findings_dropped += 1
             if len(self.examples[category]) < _EXAMPLES_PER_CATEGORY:
                 self.examples[category].append(
                     {"family": family, "command": slot, "input": _short(command), "why": why}

@@ -83,10 +83,10 @@ def _caller(handler: Any) -> Callable[[Any], Any]:
 
 def _describe(handler: Any) -> dict[str, Any]:
     sandbox = getattr(handler, "sandbox", None)
-    backend = getattr(sandbox, "backend", None)
+    storage = getattr(getattr(sandbox, "backend", None), "storage", None)
     own = getattr(handler, "description", None)  # a handler may describe itself (an MCP server: its name)
     return {"type": f"{type(handler).__module__}.{type(handler).__qualname__}",
-            "wrap_mode": type(backend).__name__ == "WrappedHandler",
+            "wrap_mode": type(storage).__name__ == "HandlerStorage",
             **(own if isinstance(own, dict) else {})}  # fmt: skip
 
 

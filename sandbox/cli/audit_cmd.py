@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import datetime
 import shutil
 import sys
 import tempfile
@@ -11,10 +10,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sandbox.audit_review import Filters, export_bundle, render_html, render_text, select, summarize, write_rows
-from sandbox.audit_verify import VerifyReport, read_records, verify
+from sandbox.cli.common import iso_time
+from sandbox.cli.exits import UsageError
 
 if TYPE_CHECKING:
+    from sandbox.audit_review import Filters
+    from sandbox.audit_verify import VerifyReport
     from sandbox.storage.postgres import PostgresDatabase
 
 __all__ = ["add_audit_commands"]
@@ -65,10 +66,12 @@ class _Source:
         self.args = args
         self.database: PostgresDatabase | None = None
         if (args.log is None) == (args.dsn is None):
-            raise ValueError("give either an audit log file or --dsn")
+            raise UsageError("give either an audit log file or --dsn")
+        if args.log is not None and args.log.is_dir():
+            raise UsageError(f"{args.log} is a folder; give the audit log file (audit.jsonl)")
         if args.dsn is not None:
             if args.key is None:
-                raise ValueError("--dsn needs --key (the public key, or the HMAC key, that signed the checkpoints)")
+                raise UsageError("--dsn needs --key (the public key, or the HMAC key, that signed the checkpoints)")
             from sandbox.storage.postgres import PostgresDatabase  # noqa: PLC0415 - psycopg only when asked for
 
             self.database = PostgresDatabase(args.dsn, max_size=2, migrate=False)
@@ -82,6 +85,8 @@ class _Source:
             from sandbox.audit_postgres import read_postgres_records  # noqa: PLC0415 - psycopg only when asked for
 
             return read_postgres_records(self.database, self.args.log_name)
+        from sandbox.audit_verify import read_records  # noqa: PLC0415 - lazy: start-up
+
         return read_records(self.args.log)
 
     def verify(self) -> VerifyReport:
@@ -114,20 +119,17 @@ def _sourced(run: Callable[[argparse.Namespace, _Source], int]) -> Callable[[arg
 
 
 def _add_filters(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--since", type=_when, default=None, help="ISO 8601 time")
-    parser.add_argument("--until", type=_when, default=None, help="ISO 8601 time")
+    parser.add_argument("--since", type=iso_time, default=None, help="ISO 8601 time")
+    parser.add_argument("--until", type=iso_time, default=None, help="ISO 8601 time")
     for name in ("scope", "principal", "command", "rule"):
         parser.add_argument(f"--{name}", default=None)
     parser.add_argument("--decision", choices=("allow", "deny", "redact"), default=None)
     parser.add_argument("--path", default=None, help="path glob, e.g. '/memories/projects/**'")
 
 
-def _when(text: str) -> datetime.datetime:
-    moment = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=datetime.UTC)
-
-
 def _filters(args: argparse.Namespace) -> Filters:
+    from sandbox.audit_review import Filters  # noqa: PLC0415 - lazy: start-up
+
     return Filters(
         since=args.since, until=args.until, scope=args.scope, principal=args.principal,
         command=args.command, decision=args.decision, rule=args.rule, path=args.path,
@@ -135,6 +137,8 @@ def _filters(args: argparse.Namespace) -> Filters:
 
 
 def _checked_file(args: argparse.Namespace) -> VerifyReport:
+    from sandbox.audit_verify import verify  # noqa: PLC0415 - lazy: start-up
+
     show = sys.stderr.isatty() and args.log.exists() and args.log.stat().st_size >= _PROGRESS_FROM
 
     def progress(done: int, total: int) -> None:
@@ -158,6 +162,8 @@ def _verify(args: argparse.Namespace, source: _Source) -> int:
 
 
 def _query(args: argparse.Namespace, source: _Source) -> int:
+    from sandbox.audit_review import select, write_rows  # noqa: PLC0415 - lazy: start-up
+
     report = source.verify()
     print(f"chain {'verified' if report.ok else 'NOT verified'}: {report.summary()}", file=sys.stderr)
     count = write_rows(select(source.records(), _filters(args)), args.format, sys.stdout)
@@ -166,11 +172,14 @@ def _query(args: argparse.Namespace, source: _Source) -> int:
 
 
 def _export(args: argparse.Namespace, source: _Source) -> int:
+    from sandbox.audit_review import export_bundle, select, write_rows  # noqa: PLC0415 - lazy: start-up
+
     report = source.verify()
     if args.format == "bundle":
         if args.out is None:
-            print("memory-sandbox: a bundle needs --out FOLDER", file=sys.stderr)
-            return 2
+            raise UsageError("a bundle needs --out FOLDER")
+        if args.out.exists():
+            raise UsageError(f"{args.out} already exists; a bundle is written to a new folder")
         records = sum(1 for _ in select(source.records(), _filters(args)))
         with tempfile.TemporaryDirectory(prefix="memory-sandbox-bundle-") as staging:
             export_bundle(source.dump(Path(staging)), args.out, report, records)
@@ -186,6 +195,8 @@ def _export(args: argparse.Namespace, source: _Source) -> int:
 
 
 def _report(args: argparse.Namespace, source: _Source) -> int:
+    from sandbox.audit_review import render_html, render_text, select, summarize  # noqa: PLC0415 - lazy: start-up
+
     report = source.verify()
     summary = summarize(select(source.records(), _filters(args)))
     print(render_text(summary, report), end="")

@@ -14,8 +14,7 @@ import os
 import sys
 from typing import Any
 
-from sandbox.cli.common import DEFAULT_STORE, add_policy_option, open_sandbox, policy_from
-from sandbox.storage.url import open_stores, shown_url
+from sandbox.cli.common import add_store_options, checked_store, open_sandbox, policy_from
 
 __all__ = ["DEFAULT_MODEL", "add_chat_command"]
 
@@ -39,11 +38,9 @@ To see the sandbox work without a key, replay a recorded session instead:
 
 def add_chat_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     chat = commands.add_parser("chat", help="talk to Claude in the terminal, its memory in a sandboxed store")
-    chat.add_argument("--store", default=DEFAULT_STORE, help=f"store URL (default: {DEFAULT_STORE})")
-    chat.add_argument("--scope", default=None, help="the scope (user) whose memory Claude uses")
+    add_store_options(chat, "the scope (user) whose memory Claude uses", creates=True)
     chat.add_argument("--model", default=DEFAULT_MODEL, help=f"Claude model (default: {DEFAULT_MODEL})")
     chat.add_argument("--max-tokens", type=int, default=2048)
-    add_policy_option(chat)
     chat.set_defaults(handler=_chat)
 
 
@@ -55,6 +52,7 @@ def _chat(args: argparse.Namespace) -> int:
     from anthropic.lib.tools import ToolError  # noqa: PLC0415
 
     from sandbox.integrations.anthropic import SandboxedMemoryTool  # noqa: PLC0415
+    from sandbox.storage.url import open_stores, shown_url  # noqa: PLC0415 - lazy: start-up
 
     class NarratedTool(SandboxedMemoryTool):
         """Prints each memory call and how the sandbox answered it."""
@@ -70,6 +68,7 @@ def _chat(args: argparse.Namespace) -> int:
 
     policy = policy_from(args)
     client = anthropic.Anthropic()
+    args.store = checked_store(args)
     with open_stores(args.store) as stores:
         sandbox = open_sandbox(policy, stores, args.scope)
         tool = NarratedTool(sandbox)
@@ -102,6 +101,8 @@ def _chat(args: argparse.Namespace) -> int:
 
 
 def _read_line() -> str | None:
+    if sys.stdin is None:  # started with stdin closed: nothing to say
+        return None
     if sys.stdin.isatty():
         try:
             return input("you> ")

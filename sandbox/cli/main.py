@@ -6,25 +6,27 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from sandbox import __version__
 from sandbox.cli.attack_cmd import add_attack_command
 from sandbox.cli.audit_cmd import add_audit_commands
 from sandbox.cli.chat_cmd import add_chat_command
 from sandbox.cli.db_cmd import add_db_commands
+from sandbox.cli.exits import EXIT_CODES, Parser, run_command
 from sandbox.cli.mcp_cmd import add_mcp_command
 from sandbox.cli.policy_cmd import add_policy_commands
 from sandbox.cli.store_cmd import add_store_commands
-from sandbox.errors import SandboxError
 
 __all__ = ["build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    # Typed as the base class (argparse's subparser action is invariant); subcommands are Parsers too.
+    parser: argparse.ArgumentParser = Parser(
         prog="memory-sandbox",
         description="A policy engine that makes Claude's memory tool safe to run in production.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"memory-sandbox {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_store_commands(commands)
     add_chat_command(commands)
@@ -36,6 +38,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Version(argparse.Action):
+    """``--version``, reading the installed version only when asked (importlib.metadata is slow to load)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:  # noqa: A002 - argparse's name
+        super().__init__(option_strings, dest, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from sandbox import __version__  # noqa: PLC0415 - lazy: start-up
+
+        print(f"memory-sandbox {__version__}")
+        parser.exit()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -43,14 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 0
-    try:
-        return int(handler(args))
-    except SandboxError as exc:
-        print(f"memory-sandbox: {exc.message}", file=sys.stderr)
-        return exc.exit_code
-    except (ValueError, OSError) as exc:
-        print(f"memory-sandbox: {exc}", file=sys.stderr)
-        return 2
+    return run_command(handler, args)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,14 +9,14 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import sys
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from sandbox.audit import AuditLog
-from sandbox.cli.common import DEFAULT_STORE, add_policy_option, open_sandbox, policy_from
-from sandbox.pipeline import Sandbox
-from sandbox.storage.url import open_stores
+from sandbox.cli.common import add_store_options, checked_store, open_sandbox, policy_from
+from sandbox.cli.exits import UsageError
+
+if TYPE_CHECKING:
+    from sandbox.pipeline import Sandbox
 
 __all__ = ["TOKEN_ENV", "add_mcp_command"]
 
@@ -32,12 +32,11 @@ def add_mcp_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
             "An MCP server exposing the memory tool's six commands as tools (view, create, str_replace, insert, "
             "delete, rename), every call checked by the policy and recorded in its audit log. stdio by default; "
             f"--http serves streamable HTTP on 127.0.0.1. Bearer tokens (${TOKEN_ENV}, or --token-file) are "
-            "required when --host is not a loopback address, and enforced whenever given."
+            "required when --host is not a loopback address, and enforced whenever given. Runs until "
+            "interrupted (Ctrl-C, SIGTERM) or, over stdio, until the client closes the connection."
         ),
     )
-    mcp.add_argument("--store", default=DEFAULT_STORE, help=f"store URL (default: {DEFAULT_STORE})")
-    mcp.add_argument("--scope", default=None, help="the scope every call uses (not with --token-file)")
-    add_policy_option(mcp)
+    add_store_options(mcp, "the scope every call uses (not with --token-file)", creates=True)
     mcp.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
     mcp.add_argument("--host", default="127.0.0.1", help="address to listen on with --http (default: 127.0.0.1)")
     mcp.add_argument("--port", type=int, default=8765, help="port with --http (default: 8765; 0: any free port)")
@@ -60,26 +59,28 @@ def add_mcp_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
 def _mcp(args: argparse.Namespace) -> int:
     env_token = os.environ.get(TOKEN_ENV) or None
     if not args.http and (args.token_file or env_token):
-        raise ValueError(f"bearer tokens apply to --http only (unset {TOKEN_ENV} for stdio)")
+        raise UsageError(f"bearer tokens apply to --http only (unset {TOKEN_ENV} for stdio)")
     if args.token_file is not None and (args.scope is not None or env_token):
-        raise ValueError(f"--token-file gives each token its scope: do not combine it with --scope or {TOKEN_ENV}")
-    try:
-        from sandbox.mcp.http import check_token, load_token_file, serve_http  # noqa: PLC0415 - optional extra
-        from sandbox.mcp.server import MemoryServer, serve_stdio  # noqa: PLC0415
-    except ImportError:
-        print("memory-sandbox mcp needs the mcp SDK: pip install 'memory-sandbox[mcp]'", file=sys.stderr)
-        return 2
+        raise UsageError(f"--token-file gives each token its scope: do not combine it with --scope or {TOKEN_ENV}")
+    # The mcp SDK (the optional extra) loads only here; without it the command names the extra to install.
+    from sandbox.mcp.http import check_token, load_token_file, serve_http  # noqa: PLC0415 - optional extra
+    from sandbox.mcp.server import MemoryServer, serve_stdio  # noqa: PLC0415 - optional extra
+    from sandbox.storage.url import open_stores  # noqa: PLC0415 - lazy: start-up
+
     tokens: dict[str, str | None] | None = None
     if args.token_file is not None:
         tokens = dict(load_token_file(args.token_file))
     elif env_token:
         tokens = {check_token(env_token, TOKEN_ENV): args.scope}
     policy = policy_from(args)
+    args.store = checked_store(args)
     # SIGTERM ends the server like Ctrl-C, so every sandbox is closed and its audit log gets its closing
     # checkpoint (uvicorn hands the signal back to this handler once it has shut down).
     signal.signal(signal.SIGTERM, _interrupt)
     shared_audit = None
     if args.audit_log is not None:
+        from sandbox.audit import AuditLog  # noqa: PLC0415 - lazy: start-up
+
         settings = policy.audit.model_dump(exclude={"sink", "key_file"})
         shared_audit = AuditLog.open(args.audit_log, key_file=policy.audit.key_file, **settings)
     with open_stores(args.store) as stores:
@@ -87,6 +88,8 @@ def _mcp(args: argparse.Namespace) -> int:
         def sandbox_of(scope: str | None) -> Sandbox:
             if shared_audit is None:
                 return open_sandbox(policy, stores, scope)
+            from sandbox.pipeline import Sandbox  # noqa: PLC0415 - lazy: start-up
+
             return Sandbox(policy=policy, storage=stores.storage(scope), scope=scope, audit=shared_audit)
 
         memory = MemoryServer(sandbox_of, scope=args.scope, per_token_scopes=tokens is not None)

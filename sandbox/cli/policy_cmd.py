@@ -7,12 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from sandbox.cli.common import add_policy_option, policy_from
-from sandbox.cli.toml_text import dumps
-from sandbox.errors import PolicyError
-from sandbox.explain import explain, final_decision, run_tests
-from sandbox.policy import load_policy
-from sandbox.redaction import SecretGuard
+from sandbox.cli.common import add_policy_option, policy_from, readable_text
+from sandbox.cli.exits import UsageError
 
 __all__ = ["add_policy_commands"]
 
@@ -36,13 +32,17 @@ def add_policy_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
 
 
 def _lint(args: argparse.Namespace) -> int:
+    from sandbox.errors import PolicyError  # noqa: PLC0415 - lazy: start-up
+    from sandbox.policy import load_policy  # noqa: PLC0415 - lazy: start-up
+    from sandbox.redaction import SecretGuard  # noqa: PLC0415 - lazy: start-up
+
     failed = 0
     for path in args.files:
         try:
-            policy = load_policy(path)
+            policy = load_policy(readable_text(path))
             if policy.secrets.enabled:
                 SecretGuard(policy.secrets)  # packs load and rule ids exist
-        except PolicyError as exc:
+        except (PolicyError, UsageError) as exc:  # each file is reported, and the next one checked
             failed += 1
             print(exc.message, file=sys.stderr)
         else:
@@ -51,6 +51,9 @@ def _lint(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from sandbox.cli.toml_text import dumps  # noqa: PLC0415 - lazy: start-up
+    from sandbox.policy import load_policy  # noqa: PLC0415 - lazy: start-up
+
     name = args.name
     policy = load_policy(Path(name) if name.endswith(".toml") else name)
     print(dumps(policy.model_dump(mode="json")), end="")
@@ -58,6 +61,8 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
+    from sandbox.explain import explain, final_decision  # noqa: PLC0415 - lazy: start-up
+
     policy = policy_from(args)
     try:
         tool_input = json.loads(args.input)
@@ -76,7 +81,9 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _test(args: argparse.Namespace) -> int:
-    results = [result for path in args.files for result in run_tests(path)]
+    from sandbox.explain import run_tests  # noqa: PLC0415 - lazy: start-up
+
+    results = [result for path in args.files for result in run_tests(readable_text(path))]
     for result in results:
         print(f"{'PASS' if result.passed else 'FAIL'}: {result.file}: {result.name}: {result.detail}")
     failed = sum(not result.passed for result in results)

@@ -3,59 +3,58 @@
 from __future__ import annotations
 
 import argparse
-import datetime
+import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sandbox.audit import ChainedAuditSink
-from sandbox.cli.common import DEFAULT_STORE, add_policy_option, open_sandbox, policy_from
-from sandbox.decision import CallContext
-from sandbox.pipeline import Sandbox
-from sandbox.policy import Policy
-from sandbox.replay import Printer, ReplaySummary, read_session, replay
-from sandbox.retention import expire, purge
-from sandbox.storage.url import Stores, open_stores, shown_url
+from sandbox.cli.common import add_store_options, checked_store, iso_time, open_sandbox, policy_from
+from sandbox.cli.exits import REFUSED, UsageError
+
+if TYPE_CHECKING:
+    from sandbox.decision import CallContext
+    from sandbox.pipeline import Sandbox
+    from sandbox.policy import Policy
+    from sandbox.storage.url import Stores
 
 __all__ = ["add_store_commands"]
-
-
-def _add_store_option(parser: argparse.ArgumentParser, scope_help: str) -> None:
-    parser.add_argument(
-        "--store",
-        default=DEFAULT_STORE,
-        help=f"store URL: file:DIR, sqlite:FILE, postgresql://..., memory: (default: {DEFAULT_STORE})",
-    )
-    parser.add_argument("--scope", default=None, help=scope_help)
-    add_policy_option(parser)
 
 
 def add_store_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = commands.add_parser("replay", help="replay recorded memory-tool calls through the sandbox")
     run.add_argument("session", type=Path, help="JSON lines file, one tool_use input per line")
-    _add_store_option(run, "the scope to use (calls that name a scope use their own)")
+    add_store_options(run, "the scope to use (calls that name a scope use their own)", creates=True)
     run.set_defaults(handler=_replay)
     old = commands.add_parser("expire", help="delete files past their time to live ([retention])")
-    _add_store_option(old, "only this scope")
-    old.add_argument("--now", default=None, help="the time to measure ages from (ISO 8601; default: now)")
+    add_store_options(old, "only this scope", creates=False)
+    old.add_argument("--now", type=iso_time, default=None, help="the time to measure ages from (default: now)")
+    old.add_argument("--dry-run", action="store_true", help="list what would expire; delete nothing")
     old.set_defaults(handler=_expire)
     erase = commands.add_parser("purge", help="erase a scope entirely (for erasure requests)")
-    _add_store_option(erase, "the scope to erase (required)")
+    add_store_options(erase, "the scope to erase (required)", creates=False)
     erase.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     erase.set_defaults(handler=_purge)
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from sandbox.storage.url import open_stores  # noqa: PLC0415 - lazy: start-up
+
     policy = policy_from(args)
     try:
         lines = args.session.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"memory-sandbox: cannot read {args.session}: {type(exc).__name__}", file=sys.stderr)
-        return 2
+        reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or "unreadable").lower()
+        raise UsageError(f"cannot read {args.session}: {reason}") from None
+    args.store = checked_store(args)
     with open_stores(args.store) as stores:
         return _replay_into(args, policy, stores, lines)
 
 
 def _replay_into(args: argparse.Namespace, policy: Policy, stores: Stores, lines: list[str]) -> int:
+    from sandbox.audit import ChainedAuditSink  # noqa: PLC0415 - lazy: start-up
+    from sandbox.replay import Printer, ReplaySummary, read_session, replay  # noqa: PLC0415 - lazy: start-up
+    from sandbox.storage.url import shown_url  # noqa: PLC0415 - lazy: start-up
+
     sandboxes: dict[str | None, Sandbox] = {}
 
     def sandbox_for(context: CallContext) -> Sandbox:  # one sandbox per scope, opened on first use
@@ -100,31 +99,49 @@ def _replay_into(args: argparse.Namespace, policy: Policy, stores: Stores, lines
 
 
 def _expire(args: argparse.Namespace) -> int:
-    now = datetime.datetime.fromisoformat(args.now).timestamp() if args.now else None
-    with open_stores(args.store) as stores:
-        sandbox = open_sandbox(policy_from(args), stores, args.scope)
-        report = expire(sandbox, now)
-        sandbox.close()
+    from sandbox.retention import expire  # noqa: PLC0415 - lazy: start-up
+    from sandbox.storage.url import open_stores  # noqa: PLC0415 - lazy: start-up
+
+    url = checked_store(args)
+    policy = policy_from(args)
+    retention = policy.retention
+    if retention.ttl_days is None and not any(rule.ttl_days is not None for rule in retention.rules):
+        print(
+            f"policy {policy.id} sets no time to live ([retention] ttl_days, or a rule's): nothing can expire",
+            file=sys.stderr,
+        )
+        return 0
+    now = args.now.timestamp() if args.now else None
+    with open_stores(url) as stores:
+        _require_scope(stores, url, args.scope)
+        sandbox = open_sandbox(policy, stores, args.scope)
+        try:
+            report = expire(sandbox, now, dry_run=args.dry_run)
+        finally:
+            sandbox.close()
+    verb = "would expire" if args.dry_run else "expired"
     for path in report.deleted:
-        print(f"expired {path}")
+        print(f"{verb} {path}")
     for path in report.failed:
         print(f"could not expire {path}", file=sys.stderr)
-    print(f"{report.examined} files examined, {len(report.deleted)} expired, {report.pinned} pinned")
+    print(f"{report.examined} files examined, {len(report.deleted)} {verb}, {report.pinned} pinned")
     return 1 if report.failed else 0
 
 
 def _purge(args: argparse.Namespace) -> int:
+    from sandbox.retention import purge  # noqa: PLC0415 - lazy: start-up
+    from sandbox.storage.url import open_stores, shown_url  # noqa: PLC0415 - lazy: start-up
+
     if not args.scope:
-        print("memory-sandbox: purge needs --scope (the scope to erase)", file=sys.stderr)
-        return 2
-    if not args.yes:
-        answer = input(
-            f"Erase every memory of scope {args.scope!r} in {shown_url(args.store)}? Type the scope id to confirm: "
-        )
-        if answer.strip() != args.scope:
-            print("Nothing erased.")
-            return 1
-    with open_stores(args.store) as stores:
+        raise UsageError("purge needs --scope (the scope to erase)")
+    url = checked_store(args)
+    with open_stores(url) as stores:
+        _require_scope(stores, url, args.scope)
+        if not args.yes and not _confirmed(
+            f"Erase every memory of scope {args.scope!r} in {shown_url(url)}?", args.scope
+        ):
+            print("memory-sandbox: not confirmed; nothing erased", file=sys.stderr)
+            return REFUSED
         sandbox = open_sandbox(policy_from(args), stores, args.scope)
         deleted = purge(sandbox)
         sandbox.close()
@@ -134,3 +151,32 @@ def _purge(args: argparse.Namespace) -> int:
             erase()  # the scope's folder (or rows) and the store's own records of it
     print(f"purged scope {args.scope!r}: {len(deleted)} top-level entries erased")
     return 0
+
+
+def _confirmed(question: str, scope: str) -> bool:
+    """The scope id typed back (on a terminal, or piped in); no input at all is a usage error, not a no."""
+    if sys.stdin is None:
+        raise UsageError("purge asks for confirmation and there is no input; pass --yes to erase without asking")
+    if sys.stdin.isatty():
+        print(f"{question} Type the scope id to confirm: ", end="", file=sys.stderr, flush=True)
+    answer = sys.stdin.readline()
+    if not answer:
+        raise UsageError("purge asks for confirmation and the input ended; pass --yes to erase without asking")
+    return answer.strip() == scope
+
+
+def _require_scope(stores: Stores, url: str, scope: str | None) -> None:
+    """A named scope must hold something: a misspelt scope is an error, not an erasure of nothing."""
+    if scope is None:
+        return
+    from sandbox.paths import ROOT  # noqa: PLC0415 - lazy: start-up
+    from sandbox.storage.local import scope_folder_name  # noqa: PLC0415 - lazy: start-up
+    from sandbox.storage.url import shown_url, storage_root  # noqa: PLC0415 - lazy: start-up
+
+    if url.startswith("file:"):
+        found = os.path.isdir(os.path.join(storage_root(url), scope_folder_name(scope)))
+    else:
+        with stores.storage(scope).scan(ROOT) as entries:
+            found = next(iter(entries), None) is not None
+    if not found:
+        raise UsageError(f"no scope {scope!r} in {shown_url(url)}")

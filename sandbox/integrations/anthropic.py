@@ -9,9 +9,9 @@ result carries ``is_error: true`` and a short text, never a traceback.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, cast
 
-import anyio.to_thread
 from anthropic.lib.tools import (
     BetaAbstractMemoryTool,
     BetaAsyncAbstractMemoryTool,
@@ -21,10 +21,10 @@ from anthropic.lib.tools import (
 from anthropic.types.beta import BetaCacheControlEphemeralParam
 
 from sandbox.decision import AuditSink, CallContext
+from sandbox.errors import PolicyError, SandboxError
 from sandbox.pipeline import Sandbox, ToolResult
 from sandbox.policy import Policy, load_policy
-from sandbox.redaction import SecretGuard
-from sandbox.storage.wrapped import WrappedHandler
+from sandbox.storage.handler import HandlerStorage
 
 __all__ = ["AsyncSandboxedMemoryTool", "SandboxedMemoryTool"]
 
@@ -36,10 +36,37 @@ def _returned(result: ToolResult) -> BetaFunctionToolResultType:
 
 
 def _wrapped_sandbox(handler: object, policy: Policy | None, audit: AuditSink | None) -> Sandbox:
+    """The whole sandbox in front of ``handler``, judging every call on the handler's own state.
+
+    A sync handler is read at once (an async one on its first call): one that cannot answer
+    ``view`` with listings and numbered file views is refused, naming what could not be enforced.
+    """
     policy = policy or load_policy("default")
-    secrets = SecretGuard(policy.secrets) if policy.secrets.enabled else None
-    backend = WrappedHandler(handler, max_view_chars=policy.limits.max_view_chars, secrets=secrets)
-    return Sandbox(policy=policy, backend=backend, audit=audit, secrets=secrets)
+    storage = HandlerStorage(handler)
+    if not storage.is_async:
+        try:
+            storage.usage()
+        except (SandboxError, TypeError) as exc:
+            raise PolicyError(
+                "the wrapped handler cannot answer `view` with listings and numbered file views, so the sandbox "
+                f"cannot enforce {', '.join(state_keys(policy))} ({exc})"
+            ) from None
+    return Sandbox(policy=policy, storage=storage, audit=audit)
+
+
+def state_keys(policy: Policy) -> list[str]:
+    """The keys of a policy judged against stored state (what a store must be able to answer)."""
+    quota = policy.quota
+    keys = [key for key, value in (("quota.max_bytes", quota.max_bytes), ("quota.max_files", quota.max_files),
+                                   ("quota.max_folders", quota.folder_limit)) if value is not None]  # fmt: skip
+    keys += ["limits.max_file_bytes", "limits.max_file_lines", "paths.max_depth", "paths.max_path_bytes"]
+    keys += [f"paths.{kind}_collisions" for kind, setting in (("case", policy.paths.case_collisions),
+             ("lookalike", policy.paths.lookalike_collisions)) if setting == "refuse"]  # fmt: skip
+    if policy.rules or policy.default_effect == "deny":
+        keys.append("rules")
+    if policy.secrets.enabled and policy.secrets.scan_reads:
+        keys.append("secrets.scan_reads")
+    return keys
 
 
 def _as_input(command: Any) -> object:
@@ -70,10 +97,9 @@ class SandboxedMemoryTool(_SandboxHolder, BetaAbstractMemoryTool):
         cls, handler: object, *, policy: Policy | None = None, audit: AuditSink | None = None
     ) -> SandboxedMemoryTool:
         """Put the sandbox in front of an existing sync handler (default policy unless given)."""
-        sandbox = _wrapped_sandbox(handler, policy, audit)
-        if cast(WrappedHandler, sandbox.backend).is_async:
+        if inspect.iscoroutinefunction(getattr(handler, "call", handler)):
             raise TypeError("an async handler needs AsyncSandboxedMemoryTool.wrap")
-        return cls(sandbox)
+        return cls(_wrapped_sandbox(handler, policy, audit))
 
     def call(self, input: object) -> BetaFunctionToolResultType:  # noqa: A002 - the SDK's name
         return _returned(self.sandbox.execute(input, self.context))
@@ -96,11 +122,8 @@ class AsyncSandboxedMemoryTool(_SandboxHolder, BetaAsyncAbstractMemoryTool):
         return cls(_wrapped_sandbox(handler, policy, audit))
 
     async def call(self, input: object) -> BetaFunctionToolResultType:  # noqa: A002 - the SDK's name
-        if isinstance(self.sandbox.backend, WrappedHandler):
-            return _returned(await self.sandbox.aexecute(input, self.context))
-        # A store's adapters are blocking: run the whole call off the event loop.
-        result = await anyio.to_thread.run_sync(self.sandbox.execute, input, self.context)
-        return _returned(result)
+        # Stores block: the whole call runs off the event loop (an async wrapped handler is awaited on it).
+        return _returned(await self.sandbox.aexecute(input, self.context))
 
     async def execute(self, command: Any) -> BetaFunctionToolResultType:
         return await self.call(_as_input(command))

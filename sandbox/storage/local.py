@@ -32,7 +32,7 @@ import re
 import stat
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Final, Literal
 
 from sandbox.errors import (
@@ -40,7 +40,6 @@ from sandbox.errors import (
     NotADirectory,
     NotAFile,
     NotFound,
-    QuotaExceeded,
     SandboxError,
     StorageError,
     UnsafeEntry,
@@ -49,24 +48,23 @@ from sandbox.paths import RESERVED_PREFIX, MemoryPath
 from sandbox.storage._fs import (
     DIR_FLAGS,
     READ_FLAGS,
-    TEMP_PREFIX,
     fsync_dir,
     read_all,
     remove_tree,
     rename_noreplace,
+    walk,
     write_temp,
 )
-from sandbox.storage.base import DIR_SIZE, Edit, Entry, Quota, Usage
+from sandbox.storage.base import DIR_SIZE, Entry, Node, Tree, Usage, WriteShortcuts
 
 __all__ = ["Durability", "LocalStorage", "scope_folder_name"]
 
 _DIR_MODE: Final = 0o700
 _CONTROL_DIR: Final = RESERVED_PREFIX
 _STATE_FILE: Final = "state"
-_STATE_SIZE: Final = 64
+_STATE_SIZE: Final = 80
 _READABLE_SCOPE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 _MAX_SCOPE_BYTES: Final = 128
-_VANISHED: Final = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ELOOP})
 Durability = Literal["full", "atomic", "none"]
 _DURABILITY: Final = ("full", "atomic", "none")
 
@@ -88,15 +86,7 @@ def scope_folder_name(scope_id: str) -> str:
     return "=" + base64.b32encode(raw).decode("ascii").rstrip("=").lower()
 
 
-class _Tally:
-    def __init__(self, usage: Usage) -> None:
-        self.usage = usage
-
-    def add(self, size: int, files: int) -> None:
-        self.usage = Usage(self.usage.bytes + size, self.usage.files + files)
-
-
-class LocalStorage:
+class LocalStorage(WriteShortcuts):
     """Memory stored as files under ``root`` (created 0o700 if missing)."""
 
     def __init__(self, root: str | os.PathLike[str], *, durability: Durability = "full") -> None:
@@ -114,10 +104,10 @@ class LocalStorage:
         self._root_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
             self._state_fd = self._open_state()
-            with self._writing(recount=True):
+            with self._locked(recount=True):
                 pass
         except BaseException:
-            os.close(self._root_fd)
+            self.close()  # each descriptor once: close() forgets what it closes
             raise
 
     @classmethod
@@ -154,7 +144,7 @@ class LocalStorage:
         try:
             with _Mapped(str(path)), self._folder(path.parent) as folder:
                 st = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
-        except (NotFound, NotADirectory):
+        except NotFound:
             return None
         if stat.S_ISDIR(st.st_mode):
             return Entry(path.name, is_dir=True, size=DIR_SIZE)
@@ -180,75 +170,29 @@ class LocalStorage:
         with _Mapped(str(path)), self._folder(path) as folder:
             return [name for name in os.listdir(folder) if not name.startswith(RESERVED_PREFIX)]
 
-    def create(self, path: MemoryPath, data: bytes, quota: Quota | None = None) -> None:
-        if path.is_root:
-            raise AlreadyExists(path)
-        with self._writing() as tally:
-            if quota is not None:
-                # Under the store's lock: no other writer, in any process, moves usage meanwhile.
-                try:
-                    quota.check(tally.usage, len(data), 1)
-                except QuotaExceeded:
-                    # As every adapter answers: a taken name or a file in the way comes before the quota.
-                    if self._taken(path):
-                        raise AlreadyExists(path) from None
-                    raise
-            with _Mapped(str(path)), self._folder(path.parent, create=True) as folder:
-                self._place(folder, data, path.name, replace=False)
-            tally.add(len(data), 1)
-
-    def modify(self, path: MemoryPath, edit: Edit, quota: Quota | None = None) -> bytes:
-        if path.is_root:
-            raise NotAFile(path)
-        with self._writing() as tally, _Mapped(str(path)), self._folder(path.parent) as folder:
-            fd, st = _open_file(folder, path)
-            try:
-                content = read_all(fd, st.st_size)
-            finally:
-                os.close(fd)
-            new = bytes(edit(content))
-            if quota is not None:
-                quota.check(tally.usage, len(new) - len(content), 0)
-            self._place(folder, new, path.name, replace=True)
-            tally.add(len(new) - len(content), 0)
-            return new
-
-    def delete(self, path: MemoryPath) -> None:
-        if path.is_root:
+    def tree(self, path: MemoryPath) -> Tree:
+        entry = self.stat(path)
+        if entry is None:
             raise NotFound(path)
-        with self._writing() as tally, _Mapped(str(path)), self._folder(path.parent) as folder:
-            st = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
-            if stat.S_ISDIR(st.st_mode):
-                size, files = _tree_usage(folder, path.name)
-                remove_tree(folder, path.name)
-                tally.add(-size, -files)
-            else:
-                _check_file(st, str(path))
-                os.unlink(path.name, dir_fd=folder)
-                tally.add(-st.st_size, -1)
-            fsync_dir(folder, sync=self._sync_folders)
+        if not entry.is_dir:
+            return Tree((Node((), is_dir=False, size=entry.size),))
+        with _Mapped(str(path)), self._folder(path) as folder:
+            below = tuple(Node(*found) for found in walk(folder))
+        return Tree((Node((), is_dir=True), *below))
 
-    def rename(self, old: MemoryPath, new: MemoryPath) -> None:
-        if old.is_root:
-            raise NotFound(old)
-        if new.is_root or new.is_relative_to(old):
-            raise AlreadyExists(new)
-        with self._writing(), _Mapped(str(old)), self._folder(old.parent) as source:
-            st = os.stat(old.name, dir_fd=source, follow_symlinks=False)
-            if not stat.S_ISDIR(st.st_mode):
-                _check_file(st, str(old))
-            with _Mapped(str(new)), self._folder(new.parent, create=True) as target:
-                rename_noreplace(source, old.name, target, new.name)
-                fsync_dir(target, sync=self._sync_folders)
-                if target != source:
-                    fsync_dir(source, sync=self._sync_folders)
+    @contextmanager
+    def writing(self) -> Iterator[_Session]:
+        """A write session holding the store's lock (threads and processes take turns)."""
+        with self._locked() as session:
+            yield session
 
     def erase(self) -> None:
         """Remove the store's whole folder, its own state files included, and close the store.
 
-        For erasure requests (``memory-sandbox purge``); nothing is followed out of the tree.
+        For erasure requests (``memory-sandbox purge``); nothing is followed out of the tree,
+        and a tree of any depth goes with a handful of descriptors.
         """
-        with self._writing():
+        with self._locked():
             parent = os.open(os.path.dirname(self._path) or ".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             try:
                 remove_tree(parent, os.path.basename(self._path))
@@ -258,27 +202,63 @@ class LocalStorage:
         self.close()
 
     def usage(self) -> Usage:
-        """Bytes and files stored now, as every process sharing the store sees them."""
-        with self._writing() as tally:
-            return tally.usage
+        """Bytes, files and folders stored now, as every process sharing the store sees them."""
+        with self._locked() as session:
+            return session.tally
 
     def recount(self) -> Usage:
         """Usage by a full walk of the tree (also removes crash leftovers); O(store size)."""
-        with self._writing(recount=True) as tally:
-            return tally.usage
+        with self._locked(recount=True) as session:
+            return session.tally
+
+    # writes, inside a session
+
+    def _put(self, session: _Session, path: MemoryPath, data: bytes, *, new: bool) -> None:
+        if path.is_root:
+            raise AlreadyExists(path) if new else NotAFile(path)
+        if not new:
+            with _Mapped(str(path)), self._folder(path.parent) as folder:
+                fd, st = _open_file(folder, path)
+                os.close(fd)
+                self._place(folder, data, path.name, replace=True)
+            session.add(Usage(len(data) - st.st_size, 0))
+            return
+        with _Mapped(str(path)), self._folder(path.parent, create=session) as folder:
+            self._place(folder, data, path.name, replace=False)
+        session.add(Usage(len(data), 1))
+
+    def _remove(self, session: _Session, path: MemoryPath) -> None:
+        if path.is_root:
+            raise NotFound(path)
+        with _Mapped(str(path)), self._folder(path.parent) as folder:
+            st = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
+            if stat.S_ISDIR(st.st_mode):
+                removed = remove_tree(folder, path.name)
+                session.add(Usage(-removed.bytes, -removed.files, -removed.folders))
+            else:
+                _check_file(st, str(path))
+                os.unlink(path.name, dir_fd=folder)
+                session.add(Usage(-st.st_size, -1))
+            fsync_dir(folder, sync=self._sync_folders)
+
+    def _move(self, session: _Session, old: MemoryPath, new: MemoryPath) -> None:
+        if old.is_root:
+            raise NotFound(old)
+        if new.is_root or new.is_relative_to(old):
+            raise AlreadyExists(new)
+        with _Mapped(str(old)), self._folder(old.parent) as source:
+            st = os.stat(old.name, dir_fd=source, follow_symlinks=False)
+            if not stat.S_ISDIR(st.st_mode):
+                _check_file(st, str(old))
+            with _Mapped(str(new)), self._folder(new.parent, create=session) as target:
+                rename_noreplace(source, old.name, target, new.name)
+                fsync_dir(target, sync=self._sync_folders)
+                if target != source:
+                    fsync_dir(source, sync=self._sync_folders)
 
     # internals
 
-    def _taken(self, path: MemoryPath) -> bool:
-        """Whether something is at ``path``; NotADirectory when a file stands on the way."""
-        try:
-            with _Mapped(str(path)), self._folder(path.parent) as folder:
-                os.stat(path.name, dir_fd=folder, follow_symlinks=False)
-        except NotFound:
-            return False
-        return True
-
-    def _folder(self, path: MemoryPath, *, create: bool = False) -> _OpenFolder:
+    def _folder(self, path: MemoryPath, *, create: _Session | None = None) -> _OpenFolder:
         """A descriptor of the folder at ``path``, reached one no-follow step at a time."""
         if path.is_root:
             return _OpenFolder(self._root_fd, owned=False)
@@ -295,12 +275,12 @@ class LocalStorage:
             raise
         return _OpenFolder(current, owned=True)
 
-    def _open_folder(self, parent: int, name: str, parts: tuple[str, ...], *, create: bool) -> int:
+    def _open_folder(self, parent: int, name: str, parts: tuple[str, ...], *, create: _Session | None) -> int:
         shown = "/memories/" + "/".join(parts)
         try:
             return os.open(name, DIR_FLAGS, dir_fd=parent)
         except FileNotFoundError:
-            if not create:
+            if create is None:
                 raise NotFound(shown) from None
         except (NotADirectoryError, OSError) as exc:
             if exc.errno not in (errno.ENOTDIR, errno.ELOOP):
@@ -313,8 +293,9 @@ class LocalStorage:
             made = False  # another writer made it meanwhile: open it with the same checks
         else:
             made = True
-        fd = self._open_folder(parent, name, parts, create=False)
-        if made:
+        fd = self._open_folder(parent, name, parts, create=None)
+        if made and create is not None:
+            create.add(Usage(0, 0, 1))
             os.fchmod(fd, _DIR_MODE)
             fsync_dir(parent, sync=self._sync_folders)
         return fd
@@ -346,43 +327,84 @@ class LocalStorage:
         return fd
 
     @contextmanager
-    def _writing(self, *, recount: bool = False) -> Iterator[_Tally]:
-        """Hold the store's write lock; keep the shared usage figure right around the call."""
+    def _locked(self, *, recount: bool = False) -> Iterator[_Session]:
+        """Hold the store's write lock; keep the shared usage figure right around the session."""
         with self._thread_lock:
             fcntl.flock(self._state_fd, fcntl.LOCK_EX)
             try:
                 usage, clean = self._read_state()
                 if recount or not clean:
                     usage = _recount(self._root_fd)
-                tally = _Tally(usage)
+                session = _Session(self, usage)
                 self._write_state(usage, clean=False)
                 try:
-                    yield tally
+                    yield session
                 except StorageError:
                     raise  # the call may have half-failed in the backend: leave the state dirty
                 except SandboxError:
-                    self._write_state(tally.usage, clean=True)
+                    self._write_state(session.tally, clean=True)
                     raise
-                # Below zero means files were removed that were never counted (written
+                # Below zero means entries were removed that were never counted (written
                 # behind the store's back): leave the state dirty so the next writer recounts.
-                self._write_state(tally.usage, clean=tally.usage.bytes >= 0 and tally.usage.files >= 0)
+                tally = session.tally
+                self._write_state(tally, clean=min(tally.bytes, tally.files, tally.folders) >= 0)
             finally:
                 fcntl.flock(self._state_fd, fcntl.LOCK_UN)
 
     def _read_state(self) -> tuple[Usage, bool]:
         """The shared usage figure, and whether it can be trusted (a clean, well-formed record)."""
         fields = os.pread(self._state_fd, _STATE_SIZE, 0).split()
-        if len(fields) != 3 or fields[2] != b"clean" or not all(f.lstrip(b"-").isdigit() for f in fields[:2]):
-            return Usage(0, 0), False
-        usage = Usage(int(fields[0]), int(fields[1]))
-        return usage, usage.bytes >= 0 and usage.files >= 0
+        if len(fields) != 4 or fields[3] != b"clean" or not all(f.lstrip(b"-").isdigit() for f in fields[:3]):
+            return Usage(0, 0, 0), False  # dirty, torn, or written by an older version: recount
+        usage = Usage(int(fields[0]), int(fields[1]), int(fields[2]))
+        return usage, min(usage.bytes, usage.files, usage.folders) >= 0
 
     def _write_state(self, usage: Usage, *, clean: bool) -> None:
-        record = f"{usage.bytes} {usage.files} {'clean' if clean else 'dirty'}".ljust(_STATE_SIZE - 1) + "\n"
+        state = "clean" if clean else "dirty"
+        record = f"{usage.bytes} {usage.files} {usage.folders} {state}".ljust(_STATE_SIZE - 1) + "\n"
         os.pwrite(self._state_fd, record.encode("ascii"), 0)
 
     def __del__(self) -> None:
         self.close()
+
+
+class _Session:
+    """A write session of a :class:`LocalStorage`: its reads, and writes that keep the usage tally."""
+
+    __slots__ = ("_store", "tally")
+
+    def __init__(self, store: LocalStorage, usage: Usage) -> None:
+        self._store, self.tally = store, usage
+
+    def add(self, change: Usage) -> None:
+        self.tally = self.tally + change
+
+    def stat(self, path: MemoryPath) -> Entry | None:
+        return self._store.stat(path)
+
+    def scan(self, path: MemoryPath) -> AbstractContextManager[Iterator[Entry]]:
+        return self._store.scan(path)
+
+    def names(self, path: MemoryPath) -> list[str]:
+        return self._store.names(path)
+
+    def read(self, path: MemoryPath) -> bytes:
+        return self._store.read(path)
+
+    def tree(self, path: MemoryPath) -> Tree:
+        return self._store.tree(path)
+
+    def usage(self) -> Usage:
+        return self.tally
+
+    def put(self, path: MemoryPath, data: bytes, *, new: bool) -> None:
+        self._store._put(self, path, data, new=new)
+
+    def remove(self, path: MemoryPath) -> None:
+        self._store._remove(self, path)
+
+    def move(self, old: MemoryPath, new: MemoryPath) -> None:
+        self._store._move(self, old, new)
 
 
 class _OpenFolder:
@@ -493,48 +515,12 @@ def _entries(folder: int) -> Iterator[Entry]:
                 yield Entry(item.name, is_dir=False, size=st.st_size, modified=st.st_mtime)
 
 
-def _tree_usage(parent: int, name: str) -> tuple[int, int]:
-    """Bytes and files in a folder's tree, walked without following links."""
-    fd = os.open(name, DIR_FLAGS, dir_fd=parent)
-    try:
-        usage = _walk_usage(fd, remove_temp=False)
-    finally:
-        os.close(fd)
-    return usage.bytes, usage.files
-
-
 def _recount(root_fd: int) -> Usage:
-    return _walk_usage(root_fd, remove_temp=True)
-
-
-def _walk_usage(top: int, *, remove_temp: bool) -> Usage:
-    """Sum the regular files below ``top`` (a folder descriptor, left open), never following links."""
-    total, files = 0, 0
-    pending = [os.dup(top)]
-    try:
-        while pending:
-            folder = pending[-1]
-            with os.scandir(folder) as found:
-                items = list(found)
-            for item in items:
-                if item.name.startswith(TEMP_PREFIX):
-                    if remove_temp and item.is_file(follow_symlinks=False):
-                        os.unlink(item.name, dir_fd=folder)  # left by a writer that died
-                    continue
-                if item.name.startswith(RESERVED_PREFIX) or item.is_symlink():
-                    continue
-                try:
-                    if item.is_dir(follow_symlinks=False):
-                        pending.insert(0, os.open(item.name, DIR_FLAGS, dir_fd=folder))
-                    elif item.is_file(follow_symlinks=False):
-                        total += item.stat(follow_symlinks=False).st_size
-                        files += 1
-                except OSError as exc:
-                    if exc.errno not in _VANISHED:
-                        raise
-                    # Removed, or swapped for a link, by another process meanwhile: not there to count.
-            os.close(pending.pop())
-    finally:
-        for folder in pending:
-            os.close(folder)
-    return Usage(total, files)
+    """Usage by a walk of the whole store (removing what a writer that died left behind)."""
+    size = files = folders = 0
+    for _, is_dir, length, _ in walk(root_fd, remove_temp=True):
+        if is_dir:
+            folders += 1
+        else:
+            size, files = size + length, files + 1
+    return Usage(size, files, folders)

@@ -15,7 +15,7 @@ from typing import TypeAlias
 
 from sandbox.errors import AlreadyExists, NotADirectory, NotAFile, NotFound
 from sandbox.paths import MemoryPath
-from sandbox.storage.base import DIR_SIZE, Edit, Entry, Quota, Usage
+from sandbox.storage.base import DIR_SIZE, Entry, Node, Tree, Usage, WriteShortcuts
 
 __all__ = ["InMemoryStorage"]
 
@@ -30,26 +30,29 @@ _Folder: TypeAlias = dict[str, "_Node"]
 _Node: TypeAlias = "_Folder | _File"
 
 
-class InMemoryStorage:
-    """Memory held in process memory; thread-safe, gone when the object is."""
+class InMemoryStorage(WriteShortcuts):
+    """Memory held in process memory; thread-safe, gone when the object is.
+
+    The adapter is its own write session: :meth:`writing` holds the lock and yields the adapter.
+    """
 
     def __init__(self) -> None:
         self._root: _Folder = {}
         self._lock = threading.RLock()
-        self._usage = Usage(0, 0)
+        self._usage = Usage(0, 0, 0)
 
     def __repr__(self) -> str:
         return "InMemoryStorage()"
 
+    @contextmanager
+    def writing(self) -> Iterator[InMemoryStorage]:
+        with self._lock:
+            yield self
+
     def stat(self, path: MemoryPath) -> Entry | None:
         with self._lock:
-            try:
-                node = self._find(path)
-            except NotADirectory:
-                return None
-            if node is None:
-                return None
-            return _entry(path.name, node)
+            node = self._find(path)
+            return None if node is None else _entry(path.name, node)
 
     @contextmanager
     def scan(self, path: MemoryPath) -> Iterator[Iterator[Entry]]:
@@ -66,36 +69,51 @@ class InMemoryStorage:
         with self._lock:
             return self._file(path).data
 
-    def create(self, path: MemoryPath, data: bytes, quota: Quota | None = None) -> None:
+    def tree(self, path: MemoryPath) -> Tree:
         with self._lock:
+            node = self._find(path)
+            if node is None:
+                raise NotFound(path)
+            nodes: list[Node] = []
+            pending: list[tuple[tuple[str, ...], _Node]] = [((), node)]
+            while pending:
+                parts, current = pending.pop()
+                if isinstance(current, _File):
+                    nodes.append(Node(parts, is_dir=False, size=len(current.data), modified=current.modified))
+                    continue
+                nodes.append(Node(parts, is_dir=True))
+                pending.extend(((*parts, name), child) for name, child in sorted(current.items(), reverse=True))
+            return Tree(tuple(nodes))
+
+    def usage(self) -> Usage:
+        with self._lock:
+            return self._usage
+
+    # the write session
+
+    def put(self, path: MemoryPath, data: bytes, *, new: bool) -> None:
+        with self._lock:
+            if not new:
+                node = self._file(path)
+                self._grow(Usage(len(data) - len(node.data), 0))
+                node.data, node.modified = bytes(data), time.time()
+                return
             if path.is_root or self._find(path) is not None:
                 raise AlreadyExists(path)
-            if quota is not None:
-                quota.check(self._usage, len(data), 1)
             parent = self._make_folders(path.parent)
             parent[path.name] = _File(bytes(data), time.time())
-            self._grow(len(data), 1)
+            self._grow(Usage(len(data), 1))
 
-    def modify(self, path: MemoryPath, edit: Edit, quota: Quota | None = None) -> bytes:
-        with self._lock:
-            node = self._file(path)
-            new = bytes(edit(node.data))
-            if quota is not None:
-                quota.check(self._usage, len(new) - len(node.data), 0)
-            self._grow(len(new) - len(node.data), 0)
-            node.data, node.modified = new, time.time()
-            return new
-
-    def delete(self, path: MemoryPath) -> None:
+    def remove(self, path: MemoryPath) -> None:
         with self._lock:
             node = None if path.is_root else self._find(path)
             if node is None:
                 raise NotFound(path)
-            size, files = _tree_usage(node)
+            removed = self.tree(path).usage
             del self._folder(path.parent)[path.name]
-            self._grow(-size, -files)
+            self._grow(Usage(-removed.bytes, -removed.files, -removed.folders))
 
-    def rename(self, old: MemoryPath, new: MemoryPath) -> None:
+    def move(self, old: MemoryPath, new: MemoryPath) -> None:
         with self._lock:
             node = self._find(old)
             if old.is_root or node is None:
@@ -109,12 +127,8 @@ class InMemoryStorage:
             target[new.name] = node
             del self._folder(old.parent)[old.name]
 
-    def usage(self) -> Usage:
-        with self._lock:
-            return self._usage
-
-    def _grow(self, size: int, files: int) -> None:
-        self._usage = Usage(self._usage.bytes + size, self._usage.files + files)
+    def _grow(self, change: Usage) -> None:
+        self._usage = self._usage + change
 
     def _find(self, path: MemoryPath) -> _Node | None:
         node: _Node = self._root
@@ -146,7 +160,10 @@ class InMemoryStorage:
     def _make_folders(self, path: MemoryPath) -> _Folder:
         folder = self._root
         for depth, name in enumerate(path.parts, 1):
-            node = folder.setdefault(name, {})
+            node = folder.get(name)
+            if node is None:
+                node = folder[name] = {}
+                self._grow(Usage(0, 0, 1))
             if not isinstance(node, dict):
                 raise NotADirectory(_prefix(path, depth))
             folder = node
@@ -161,10 +178,3 @@ def _entry(name: str, node: _Node) -> Entry:
     if isinstance(node, dict):
         return Entry(name, is_dir=True, size=DIR_SIZE)
     return Entry(name, is_dir=False, size=len(node.data), modified=node.modified)
-
-
-def _tree_usage(node: _Node) -> tuple[int, int]:
-    if isinstance(node, _File):
-        return len(node.data), 1
-    totals = [_tree_usage(child) for child in node.values()]
-    return sum(t[0] for t in totals), sum(t[1] for t in totals)

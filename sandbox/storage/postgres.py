@@ -154,19 +154,31 @@ class PostgresDatabase:
             kwargs={"autocommit": True, "application_name": "memory-sandbox"},
             name="memory-sandbox",
         )
+        # Audit appends and tools get connections of their own: a call writes its intent record
+        # while its storage session holds a connection, so sharing one pool could starve it.
+        self._side = psycopg_pool.ConnectionPool(
+            dsn,
+            min_size=0,
+            max_size=2,
+            timeout=timeout,
+            open=False,
+            kwargs={"autocommit": True, "application_name": "memory-sandbox-audit"},
+            name="memory-sandbox-audit",
+        )
         try:
             self._pool.open(wait=True, timeout=timeout)
+            self._side.open()
             with self._pool.connection() as connection:
                 encoding = connection.execute("SHOW server_encoding").fetchone()
             _require_utf8(encoding)
             self.applied = self.migrate() if migrate else []
         except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
-            self._pool.close()
+            self.close()
             raise StorageError(
                 f"Error: The memory database {self.description} cannot be reached.", detail=type(exc).__name__
             ) from None
         except BaseException:
-            self._pool.close()
+            self.close()
             raise
 
     def __repr__(self) -> str:
@@ -202,11 +214,12 @@ class PostgresDatabase:
 
     def close(self) -> None:
         self._pool.close()
+        self._side.close()
 
     @contextmanager
     def connection(self) -> Iterator[psycopg.Connection[Any]]:
-        """A pooled connection in autocommit mode (for the audit sink and tools)."""
-        with self._pool.connection() as connection:
+        """A connection in autocommit mode for the audit sink and tools, from a pool apart from the stores'."""
+        with self._side.connection() as connection:
             yield connection
 
     @contextmanager
@@ -287,6 +300,8 @@ class PostgresStorage(SqlStorage):
 
     def _path_list(self, paths: list[str]) -> Any:
         return paths
+
+    _backend_errors = (psycopg.Error, psycopg_pool.PoolTimeout)
 
     def _is_duplicate(self, exc: BaseException) -> bool:
         return isinstance(exc, psycopg.errors.UniqueViolation)

@@ -1,11 +1,12 @@
-"""The six storage operations over SQL, shared by :mod:`sqlite` and :mod:`postgres`.
+"""The storage contract over SQL, shared by :mod:`sqlite` and :mod:`postgres`.
 
 Files and folders are rows keyed by ``(scope, path)``, where ``path`` is the
-canonical path below ``/memories`` ("a/b.md"; the root is implicit). Every
-operation is one transaction. Writes first lock the scope's usage row, so writers
-of one scope, on any machine, take turns: the quota check and the write happen
-together, and no edit is lost. ``create`` and ``rename`` rely on the primary key,
-not on a check before acting, to never overwrite. Every query names the scope.
+canonical path below ``/memories`` ("a/b.md"; the root is implicit). A read is
+one transaction; a write session (:meth:`SqlStorage.writing`) is one transaction
+that first locks the scope's usage row, so writers of one scope, on any machine,
+take turns: the call is planned, judged and applied against the same state, and
+no edit is lost. Creates and moves rely on the primary key, not on a check before
+acting, to never overwrite. Every query names the scope.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Final, TypeAlias, TypeVar
 
-from sandbox.errors import AlreadyExists, NotADirectory, NotAFile, NotFound, QuotaExceeded, SandboxError, StorageError
+from sandbox.errors import AlreadyExists, NotADirectory, NotAFile, NotFound, SandboxError, StorageError
 from sandbox.paths import MemoryPath
-from sandbox.storage.base import DIR_SIZE, Edit, Entry, Quota, Usage
+from sandbox.storage.base import DIR_SIZE, Entry, Node, Tree, Usage, Writer, WriteShortcuts
 
 __all__ = ["SCHEMA", "Cursor", "Migration", "SqlStorage", "migrate"]
 
@@ -40,6 +41,15 @@ SCHEMA: Final[tuple[Migration, ...]] = (
             "CREATE INDEX memory_entries_folder ON memory_entries (scope, parent, name)",
             "CREATE TABLE memory_usage ("
             " scope {text} PRIMARY KEY, bytes BIGINT NOT NULL DEFAULT 0, files BIGINT NOT NULL DEFAULT 0)",
+        ),
+    ),
+    (
+        # Folders count against the quota too.
+        "storage-2-folders",
+        (
+            "ALTER TABLE memory_usage ADD COLUMN folders BIGINT NOT NULL DEFAULT 0",
+            "UPDATE memory_usage SET folders = (SELECT COUNT(*) FROM memory_entries e"
+            " WHERE e.scope = memory_usage.scope AND e.is_dir)",
         ),
     ),
 )
@@ -90,12 +100,13 @@ def _shown(key: str) -> str:
     return "/memories/" + key if key else "/memories"
 
 
-class SqlStorage(ABC):
+class SqlStorage(WriteShortcuts, ABC):
     """A storage adapter for one scope of a SQL database.
 
     Subclasses open transactions (:meth:`_transaction`) and say which backend
     errors are retryable or a key violation; everything else the backend raises
-    becomes a :class:`StorageError` here, after at most ``attempts`` tries.
+    becomes a :class:`StorageError` here. A read is retried up to ``attempts``
+    times; a write session only while it starts (nothing of it ran yet).
     """
 
     attempts: int = 4
@@ -120,6 +131,9 @@ class SqlStorage(ABC):
     def _is_retryable(self, exc: BaseException) -> bool:
         """Whether the transaction failed as a whole and may simply run again (lost connection, conflict)."""
 
+    #: The exception classes of the backend (mapped to StorageError at this edge).
+    _backend_errors: tuple[type[BaseException], ...] = ()
+
     #: Selects ``path, is_dir`` of the rows of a scope whose path is in a list (one parameter).
     _select_paths: str
 
@@ -131,21 +145,12 @@ class SqlStorage(ABC):
     _select_content_locked: str = "SELECT is_dir, content FROM memory_entries WHERE scope = ? AND path = ?"
 
     def _transact(self, body: Callable[[Cursor], _T], *, write: bool, single: bool = False) -> _T:
-        """Run ``body`` in one transaction, again if it failed as a whole and may be retried.
-
-        A write transaction first locks the scope's usage row (making it if missing), so
-        the writers of one scope take turns, on every host, until the transaction ends.
-        """
+        """Run ``body`` in one transaction, again if it failed as a whole and may be retried."""
         for attempt in range(1, self.attempts + 1):
             try:
                 with self._transaction(write=write, single=single) as cur:
                     if write:
-                        rows = cur.run(
-                            "INSERT INTO memory_usage (scope) VALUES (?)"
-                            " ON CONFLICT (scope) DO UPDATE SET scope = excluded.scope RETURNING bytes, files",
-                            (self.scope,),
-                        )
-                        cur.usage = Usage(int(rows[0][0]), int(rows[0][1]))
+                        self._lock_usage(cur)
                     return body(cur)
             except SandboxError:
                 raise
@@ -156,148 +161,69 @@ class SqlStorage(ABC):
                 raise StorageError("Error: The memory store failed.", detail=type(exc).__name__) from None
         raise AssertionError("unreachable")  # pragma: no cover
 
-    # reads
+    def _lock_usage(self, cur: Cursor) -> None:
+        """Lock the scope's usage row (making it if missing): the scope's writers take turns from here."""
+        rows = cur.run(
+            "INSERT INTO memory_usage (scope) VALUES (?)"
+            " ON CONFLICT (scope) DO UPDATE SET scope = excluded.scope RETURNING bytes, files, folders",
+            (self.scope,),
+        )
+        cur.usage = Usage(int(rows[0][0]), int(rows[0][1]), int(rows[0][2]))
+
+    @contextmanager
+    def writing(self) -> Iterator[_SqlSession]:
+        """One write transaction, the scope's usage row locked from its start to its end."""
+        try:
+            with self._started_write() as cur:
+                yield _SqlSession(self, cur)
+        except self._backend_errors as exc:
+            raise StorageError("Error: The memory store failed.", detail=type(exc).__name__) from None
+
+    @contextmanager
+    def _started_write(self) -> Iterator[Cursor]:
+        """A write transaction with the usage row locked; retried while nothing of the session ran."""
+        for attempt in range(1, self.attempts + 1):
+            transaction = self._transaction(write=True, single=False)
+            cur = transaction.__enter__()
+            try:
+                self._lock_usage(cur)
+            except Exception as exc:
+                transaction.__exit__(type(exc), exc, exc.__traceback__)
+                if attempt < self.attempts and self._is_retryable(exc):
+                    time.sleep(0.01 * 2**attempt)
+                    continue
+                raise
+            break
+        with _entered(transaction):
+            yield cur
+
+    def _write(self, body: Callable[[Writer], _T]) -> _T:
+        """A one-call write, run again when its transaction failed as a whole (a lost connection)."""
+        return self._transact(lambda cur: body(_SqlSession(self, cur)), write=True)
+
+    # reads, each its own transaction
 
     def stat(self, path: MemoryPath) -> Entry | None:
-        if path.is_root:
-            return Entry(path.name, is_dir=True, size=DIR_SIZE)
-        rows = self._transact(
-            lambda cur: cur.run(
-                "SELECT is_dir, size, modified FROM memory_entries WHERE scope = ? AND path = ?",
-                (self.scope, _key(path)),
-            ),
-            write=False,
-            single=True,
-        )
-        return _entry(path.name, *rows[0][:3]) if rows else None
+        return self._transact(lambda cur: self._stat(cur, path), write=False)
 
     @contextmanager
     def scan(self, path: MemoryPath) -> Iterator[Iterator[Entry]]:
-        def body(cur: Cursor) -> list[tuple[Any, ...]]:
-            self._require_folder(cur, _key(path))
-            return cur.run(
-                "SELECT name, is_dir, size, modified FROM memory_entries WHERE scope = ? AND parent = ? ORDER BY name",
-                (self.scope, _key(path)),
-            )
-
-        rows = self._transact(body, write=False)
-        yield iter([_entry(*row) for row in rows])
+        rows = self._transact(lambda cur: self._scan(cur, path), write=False)
+        yield iter(rows)
 
     def names(self, path: MemoryPath) -> list[str]:
-        def body(cur: Cursor) -> list[str]:
-            self._require_folder(cur, _key(path))
-            rows = cur.run("SELECT name FROM memory_entries WHERE scope = ? AND parent = ?", (self.scope, _key(path)))
-            return [row[0] for row in rows]
-
-        return self._transact(body, write=False)
+        return self._transact(lambda cur: self._names(cur, path), write=False)
 
     def read(self, path: MemoryPath) -> bytes:
         if path.is_root:
             raise NotAFile(path)
         return self._transact(lambda cur: self._content(cur, path, lock=False), write=False, single=True)
 
+    def tree(self, path: MemoryPath) -> Tree:
+        return self._transact(lambda cur: self._tree(cur, path), write=False)
+
     def usage(self) -> Usage:
         return self._transact(self._usage, write=False, single=True)
-
-    # writes
-
-    def create(self, path: MemoryPath, data: bytes, quota: Quota | None = None) -> None:
-        if path.is_root:
-            raise AlreadyExists(path)
-        key = _key(path)
-
-        def body(cur: Cursor) -> None:
-            if quota is not None:
-                try:
-                    quota.check(self._usage(cur), len(data), 1)
-                except QuotaExceeded:
-                    # As every adapter answers: a taken name or a file in the way comes before the quota.
-                    if self._is_dir(cur, key) is not None:
-                        raise AlreadyExists(path) from None
-                    self._explain_missing(cur, key)
-                    raise
-            self._make_folders(cur, _parent(key))
-            try:
-                cur.run(
-                    "INSERT INTO memory_entries (scope, path, parent, name, is_dir, content, size, modified)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (self.scope, key, _parent(key), path.name, False, data, len(data), time.time()),
-                )
-            except Exception as exc:
-                if self._is_duplicate(exc):
-                    raise AlreadyExists(path) from None  # the key decides, not a look beforehand
-                raise
-            self._grow(cur, len(data), 1)
-
-        self._transact(body, write=True)
-
-    def modify(self, path: MemoryPath, edit: Edit, quota: Quota | None = None) -> bytes:
-        if path.is_root:
-            raise NotAFile(path)
-
-        def body(cur: Cursor) -> bytes:
-            content = self._content(cur, path, lock=True)
-            new = bytes(edit(content))
-            if quota is not None:
-                quota.check(self._usage(cur), len(new) - len(content), 0)
-            cur.run(
-                "UPDATE memory_entries SET content = ?, size = ?, modified = ? WHERE scope = ? AND path = ?",
-                (new, len(new), time.time(), self.scope, _key(path)),
-            )
-            self._grow(cur, len(new) - len(content), 0)
-            return new
-
-        return self._transact(body, write=True)
-
-    def delete(self, path: MemoryPath) -> None:
-        if path.is_root:
-            raise NotFound(path)
-        key = _key(path)
-        tree = (self.scope, key, key + "/", key + "0")  # every "key/..." sorts in [key/, key0): '/' + 1 == '0'
-
-        def body(cur: Cursor) -> None:
-            if self._is_dir(cur, key) is None:
-                self._explain_missing(cur, key)
-                raise NotFound(path)
-            totals = cur.run(
-                "SELECT COALESCE(SUM(size), 0), COUNT(*) FROM memory_entries WHERE scope = ? AND NOT is_dir"
-                " AND (path = ? OR (path >= ? AND path < ?))",
-                tree,
-            )
-            cur.run("DELETE FROM memory_entries WHERE scope = ? AND (path = ? OR (path >= ? AND path < ?))", tree)
-            self._grow(cur, -int(totals[0][0]), -int(totals[0][1]))
-
-        self._transact(body, write=True)
-
-    def rename(self, old: MemoryPath, new: MemoryPath) -> None:
-        if old.is_root:
-            raise NotFound(old)
-        if new.is_root or new.is_relative_to(old):
-            raise AlreadyExists(new)
-        source, target = _key(old), _key(new)
-        cut = len(source) + 1
-        tree = (self.scope, source, source + "/", source + "0")
-
-        def body(cur: Cursor) -> None:
-            if self._is_dir(cur, source) is None:
-                self._explain_missing(cur, source)
-                raise NotFound(old)
-            self._make_folders(cur, _parent(target))
-            try:
-                # The tree moves in one statement; a row already at a new key fails the whole move.
-                cur.run(
-                    "UPDATE memory_entries SET path = ? || substr(path, ?),"
-                    " parent = CASE WHEN path = ? THEN ? ELSE ? || substr(parent, ?) END,"
-                    " name = CASE WHEN path = ? THEN ? ELSE name END"
-                    " WHERE scope = ? AND (path = ? OR (path >= ? AND path < ?))",
-                    (target, cut, source, _parent(target), target, cut, source, new.name, *tree),
-                )
-            except Exception as exc:
-                if self._is_duplicate(exc):
-                    raise AlreadyExists(new) from None
-                raise
-
-        self._transact(body, write=True)
 
     def erase(self) -> None:
         """Remove everything of this scope, usage row included (an erasure request)."""
@@ -308,21 +234,135 @@ class SqlStorage(ABC):
 
         self._transact(body, write=True)
 
-    # helpers inside a transaction
+    # inside a transaction
+
+    def _stat(self, cur: Cursor, path: MemoryPath) -> Entry | None:
+        if path.is_root:
+            return Entry(path.name, is_dir=True, size=DIR_SIZE)
+        rows = cur.run(
+            "SELECT is_dir, size, modified FROM memory_entries WHERE scope = ? AND path = ?", (self.scope, _key(path))
+        )
+        if rows:
+            return _entry(path.name, *rows[0][:3])
+        self._explain_missing(cur, _key(path))
+        return None
+
+    def _scan(self, cur: Cursor, path: MemoryPath) -> list[Entry]:
+        self._require_folder(cur, _key(path))
+        rows = cur.run(
+            "SELECT name, is_dir, size, modified FROM memory_entries WHERE scope = ? AND parent = ? ORDER BY name",
+            (self.scope, _key(path)),
+        )
+        return [_entry(*row) for row in rows]
+
+    def _names(self, cur: Cursor, path: MemoryPath) -> list[str]:
+        self._require_folder(cur, _key(path))
+        rows = cur.run("SELECT name FROM memory_entries WHERE scope = ? AND parent = ?", (self.scope, _key(path)))
+        return [row[0] for row in rows]
+
+    def _tree(self, cur: Cursor, path: MemoryPath) -> Tree:
+        if path.is_root:
+            rows = cur.run("SELECT path, is_dir, size, modified FROM memory_entries WHERE scope = ?", (self.scope,))
+            below = sorted((_node(tuple(row[0].split("/")), *row[1:]) for row in rows), key=_parts)
+            return Tree((Node((), is_dir=True), *below))
+        key = _key(path)
+        rows = cur.run(
+            "SELECT path, is_dir, size, modified FROM memory_entries"
+            " WHERE scope = ? AND (path = ? OR (path >= ? AND path < ?))",
+            (self.scope, key, key + "/", key + "0"),  # every "key/..." sorts in [key/, key0): '/' + 1 == '0'
+        )
+        if not rows:
+            self._explain_missing(cur, key)
+            raise NotFound(path)
+        cut = len(key) + 1
+        nodes = sorted(
+            (_node(tuple(row[0][cut:].split("/")) if row[0] != key else (), *row[1:]) for row in rows), key=_parts
+        )
+        return Tree(tuple(nodes))
+
+    def _put(self, cur: Cursor, path: MemoryPath, data: bytes, *, new: bool) -> None:
+        if path.is_root:
+            raise AlreadyExists(path) if new else NotAFile(path)
+        key = _key(path)
+        if not new:
+            before = self._content(cur, path, lock=True)
+            cur.run(
+                "UPDATE memory_entries SET content = ?, size = ?, modified = ? WHERE scope = ? AND path = ?",
+                (data, len(data), time.time(), self.scope, key),
+            )
+            self._grow(cur, Usage(len(data) - len(before), 0))
+            return
+        folders = self._make_folders(cur, _parent(key))
+        try:
+            cur.run(
+                "INSERT INTO memory_entries (scope, path, parent, name, is_dir, content, size, modified)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (self.scope, key, _parent(key), path.name, False, data, len(data), time.time()),
+            )
+        except Exception as exc:
+            if self._is_duplicate(exc):
+                raise AlreadyExists(path) from None  # the key decides, not a look beforehand
+            raise
+        self._grow(cur, Usage(len(data), 1, folders))
+
+    def _remove(self, cur: Cursor, path: MemoryPath) -> None:
+        if path.is_root:
+            raise NotFound(path)
+        key = _key(path)
+        tree = (self.scope, key, key + "/", key + "0")
+        if self._is_dir(cur, key) is None:
+            self._explain_missing(cur, key)
+            raise NotFound(path)
+        totals = cur.run(
+            "SELECT COALESCE(SUM(CASE WHEN is_dir THEN 0 ELSE size END), 0),"
+            " COALESCE(SUM(CASE WHEN is_dir THEN 0 ELSE 1 END), 0),"
+            " COALESCE(SUM(CASE WHEN is_dir THEN 1 ELSE 0 END), 0)"
+            " FROM memory_entries WHERE scope = ? AND (path = ? OR (path >= ? AND path < ?))",
+            tree,
+        )
+        cur.run("DELETE FROM memory_entries WHERE scope = ? AND (path = ? OR (path >= ? AND path < ?))", tree)
+        self._grow(cur, Usage(-int(totals[0][0]), -int(totals[0][1]), -int(totals[0][2])))
+
+    def _move(self, cur: Cursor, old: MemoryPath, new: MemoryPath) -> None:
+        if old.is_root:
+            raise NotFound(old)
+        if new.is_root or new.is_relative_to(old):
+            raise AlreadyExists(new)
+        source, target = _key(old), _key(new)
+        cut = len(source) + 1
+        tree = (self.scope, source, source + "/", source + "0")
+        if self._is_dir(cur, source) is None:
+            self._explain_missing(cur, source)
+            raise NotFound(old)
+        folders = self._make_folders(cur, _parent(target))
+        try:
+            # The tree moves in one statement; a row already at a new key fails the whole move.
+            cur.run(
+                "UPDATE memory_entries SET path = ? || substr(path, ?),"
+                " parent = CASE WHEN path = ? THEN ? ELSE ? || substr(parent, ?) END,"
+                " name = CASE WHEN path = ? THEN ? ELSE name END"
+                " WHERE scope = ? AND (path = ? OR (path >= ? AND path < ?))",
+                (target, cut, source, _parent(target), target, cut, source, new.name, *tree),
+            )
+        except Exception as exc:
+            if self._is_duplicate(exc):
+                raise AlreadyExists(new) from None
+            raise
+        self._grow(cur, Usage(0, 0, folders))
 
     def _usage(self, cur: Cursor) -> Usage:
         if cur.usage is not None:
             return cur.usage
-        rows = cur.run("SELECT bytes, files FROM memory_usage WHERE scope = ?", (self.scope,))
-        return Usage(int(rows[0][0]), int(rows[0][1])) if rows else Usage(0, 0)
+        rows = cur.run("SELECT bytes, files, folders FROM memory_usage WHERE scope = ?", (self.scope,))
+        return Usage(int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else Usage(0, 0, 0)
 
-    def _grow(self, cur: Cursor, size: int, files: int) -> None:
-        if size or files:
+    def _grow(self, cur: Cursor, change: Usage) -> None:
+        if change != Usage(0, 0, 0):
             if cur.usage is not None:
-                cur.usage = Usage(cur.usage.bytes + size, cur.usage.files + files)
+                cur.usage = cur.usage + change
             cur.run(
-                "UPDATE memory_usage SET bytes = bytes + ?, files = files + ? WHERE scope = ?",
-                (size, files, self.scope),
+                "UPDATE memory_usage SET bytes = bytes + ?, files = files + ?, folders = folders + ? WHERE scope = ?",
+                (change.bytes, change.files, change.folders, self.scope),
             )
 
     def _content(self, cur: Cursor, path: MemoryPath, *, lock: bool) -> bytes:
@@ -364,14 +404,14 @@ class SqlStorage(ABC):
                 return
             ancestor = _parent(ancestor)
 
-    def _make_folders(self, cur: Cursor, key: str) -> None:
-        """Make every missing folder of ``key`` (two statements); a file on the way makes the write fail."""
+    def _make_folders(self, cur: Cursor, key: str) -> int:
+        """Make every missing folder of ``key`` (two statements); return how many. A file on the way fails."""
         if not key:
-            return
+            return 0
         parts = key.split("/")
         folders = ["/".join(parts[:depth]) for depth in range(1, len(parts) + 1)]
         found = dict(cur.run(self._select_paths, (self.scope, self._path_list(folders))))
-        now = time.time()
+        now, made = time.time(), 0
         for folder in folders:
             if folder not in found:
                 cur.run(
@@ -379,8 +419,69 @@ class SqlStorage(ABC):
                     " VALUES (?, ?, ?, ?, ?, NULL, 0, ?)",
                     (self.scope, folder, _parent(folder), folder.rpartition("/")[2], True, now),
                 )
+                made += 1
             elif not found[folder]:
                 raise NotADirectory(_shown(folder))
+        return made
+
+
+class _SqlSession:
+    """A write session of a :class:`SqlStorage`: every read and write on its one transaction."""
+
+    __slots__ = ("_cur", "_storage")
+
+    def __init__(self, storage: SqlStorage, cur: Cursor) -> None:
+        self._storage, self._cur = storage, cur
+
+    def stat(self, path: MemoryPath) -> Entry | None:
+        return self._storage._stat(self._cur, path)
+
+    @contextmanager
+    def scan(self, path: MemoryPath) -> Iterator[Iterator[Entry]]:
+        yield iter(self._storage._scan(self._cur, path))
+
+    def names(self, path: MemoryPath) -> list[str]:
+        return self._storage._names(self._cur, path)
+
+    def read(self, path: MemoryPath) -> bytes:
+        if path.is_root:
+            raise NotAFile(path)
+        return self._storage._content(self._cur, path, lock=True)
+
+    def tree(self, path: MemoryPath) -> Tree:
+        return self._storage._tree(self._cur, path)
+
+    def usage(self) -> Usage:
+        return self._storage._usage(self._cur)
+
+    def put(self, path: MemoryPath, data: bytes, *, new: bool) -> None:
+        self._storage._put(self._cur, path, data, new=new)
+
+    def remove(self, path: MemoryPath) -> None:
+        self._storage._remove(self._cur, path)
+
+    def move(self, old: MemoryPath, new: MemoryPath) -> None:
+        self._storage._move(self._cur, old, new)
+
+
+@contextmanager
+def _entered(context: AbstractContextManager[Cursor]) -> Iterator[None]:
+    """Exit an already entered context when this block ends, passing on how it ended."""
+    try:
+        yield
+    except BaseException as exc:
+        if not context.__exit__(type(exc), exc, exc.__traceback__):
+            raise
+    else:
+        context.__exit__(None, None, None)
+
+
+def _parts(node: Node) -> tuple[str, ...]:
+    return node.parts
+
+
+def _node(parts: tuple[str, ...], is_dir: Any, size: Any, modified: Any) -> Node:
+    return Node(parts, bool(is_dir), 0 if is_dir else int(size), float(modified))
 
 
 def _entry(name: str, is_dir: Any, size: Any, modified: Any) -> Entry:

@@ -147,6 +147,8 @@ class SQLiteStorage(SqlStorage):
     def _path_list(self, paths: list[str]) -> Any:
         return json.dumps(paths)
 
+    _backend_errors = (sqlite3.Error,)
+
     def _is_duplicate(self, exc: BaseException) -> bool:
         return isinstance(exc, sqlite3.IntegrityError)
 

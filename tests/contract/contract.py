@@ -18,10 +18,10 @@ import pytest
 
 from sandbox import Sandbox, load_policy
 from sandbox.decision import ListAuditSink
-from sandbox.errors import AlreadyExists, NotADirectory, NotAFile, NotFound, QuotaExceeded
+from sandbox.errors import AlreadyExists, NotADirectory, NotAFile, NotFound
 from sandbox.paths import ROOT, canonicalize
 from sandbox.policy import Policy, parse_policy
-from sandbox.storage.base import Quota, StorageAdapter, Usage
+from sandbox.storage.base import StorageAdapter, Usage
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
 VIEW_DIR_HEADER = (
@@ -384,12 +384,12 @@ class CommandContract:
         tool = make_tool(load_policy("default"))
         tool.create("/memories/d/x.md", "abc")
         tool.create("/memories/d/e/y.md", "de")
-        assert tool.storage.usage() == Usage(5, 2)
+        assert tool.storage.usage() == Usage(5, 2, 2)
         tool.ok(command="rename", old_path="/memories/d", new_path="/memories/f/d")
-        assert tool.storage.usage() == Usage(5, 2)
+        assert tool.storage.usage() == Usage(5, 2, 3)
         assert tool.read("/memories/f/d/e/y.md") == "de"
         tool.ok(command="delete", path="/memories/f")
-        assert tool.storage.usage() == Usage(0, 0)
+        assert tool.storage.usage() == Usage(0, 0, 0)
 
     def test_one_decision_per_call(self, tool: Tool) -> None:
         """Every call, allowed or refused, leaves exactly one outcome record."""
@@ -445,16 +445,30 @@ class StorageContract(CommandContract):
             storage.modify(path, edit)
         assert storage.read(path) == b"before"
 
-    def test_quota_checked_by_adapter(self, storage: StorageAdapter) -> None:
-        """The adapter itself refuses growth past the quota it is given, and writes nothing."""
-        quota = Quota(max_bytes=4, max_files=1)
-        storage.create(canonicalize("/memories/a"), b"abcd", quota)
-        with pytest.raises(QuotaExceeded):
-            storage.modify(canonicalize("/memories/a"), lambda data: data + b"e", quota)
-        with pytest.raises(QuotaExceeded):
-            storage.create(canonicalize("/memories/b"), b"", quota)
-        assert storage.read(canonicalize("/memories/a")) == b"abcd"
-        assert storage.stat(canonicalize("/memories/b")) is None
+    def test_write_session_reads_its_own_writes(self, storage: StorageAdapter) -> None:
+        """In a write session, reads and usage see the session's writes; folders made are counted."""
+        a, b = canonicalize("/memories/d/e/a.md"), canonicalize("/memories/d/b.md")
+        with storage.writing() as session:
+            session.put(a, b"abcd", new=True)
+            assert session.read(a) == b"abcd" and session.usage() == Usage(4, 1, 2)
+            session.move(a, b)
+            session.put(b, b"xy", new=False)
+            assert session.stat(a) is None and session.usage() == Usage(2, 1, 2)
+        tree = storage.tree(canonicalize("/memories/d"))
+        assert [(node.parts, node.is_dir, node.size) for node in tree.nodes] == [
+            ((), True, 0),
+            (("b.md",), False, 2),
+            (("e",), True, 0),
+        ]
+        assert (tree.depth, tree.extra_bytes, tree.usage) == (1, 5, Usage(2, 1, 2))
+        assert storage.usage() == Usage(2, 1, 2)
+
+    def test_tree_of_a_file_and_of_nothing(self, storage: StorageAdapter) -> None:
+        """A file's tree is the file alone; a missing path has none (NotFound)."""
+        storage.create(canonicalize("/memories/f.md"), b"abc")
+        assert storage.tree(canonicalize("/memories/f.md")).nodes[0].size == 3
+        with pytest.raises(NotFound):
+            storage.tree(canonicalize("/memories/none"))
 
     # scopes
 
@@ -468,7 +482,7 @@ class StorageContract(CommandContract):
         bob.create("/memories/notes/b.md", "bob-bob")
         assert "b.md" not in alice.ok(command="view", path="/memories/notes")
         assert "does not exist" in alice.error(command="view", path="/memories/notes/b.md")
-        assert alice.storage.usage() == Usage(5, 1) and bob.storage.usage() == Usage(7, 1)
+        assert alice.storage.usage() == Usage(5, 1, 1) and bob.storage.usage() == Usage(7, 1, 1)
         alice.ok(command="rename", old_path="/memories/notes", new_path="/memories/moved")
         assert bob.read("/memories/notes/b.md") == "bob-bob"
         alice.ok(command="delete", path="/memories/moved")

@@ -62,7 +62,11 @@ class Model:
         self.folders: set[str] = set()
 
     def usage(self) -> Usage:
-        return Usage(sum(len(text.encode()) for text in self.files.values()), len(self.files))
+        return Usage(sum(len(text.encode()) for text in self.files.values()), len(self.files), len(self.folders))
+
+    def new_folders(self, path: str) -> int:
+        """How many folders a write or move to ``path`` makes."""
+        return len(set(self.parents(path)) - self.folders)
 
     def exists(self, path: str) -> bool:
         return path in self.files or path in self.folders
@@ -78,8 +82,9 @@ class Model:
     def stored(self, text: str) -> str:
         return text.replace(SECRET, MARKER)
 
-    def fits(self, text: str, replacing: str | None) -> bool:
-        """Whether a file with ``text`` fits the file limits and the quota (instead of ``replacing``)."""
+    def fits(self, text: str, replacing: str | None, folders: int = 0) -> bool:
+        """Whether a file with ``text`` fits the file limits and the quota (instead of ``replacing``),
+        with ``folders`` new folders (folders count against the quota, as many as files by default)."""
         size = len(text.encode())
         lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
         if size > MAX_FILE_BYTES or lines > MAX_FILE_LINES:
@@ -88,13 +93,15 @@ class Model:
         grow = size - (len(replacing.encode()) if replacing is not None else 0)
         if grow > 0 and usage.bytes + grow > MAX_BYTES:
             return False
+        if folders and usage.folders + folders > MAX_FILES:
+            return False
         return replacing is not None or usage.files + 1 <= MAX_FILES
 
     # each returns whether the command succeeds, applying it if so
 
     def create(self, path: str, text: str) -> bool:
         stored = self.stored(text)
-        if self.exists(path) or self.blocked(path) or not self.fits(stored, None):
+        if self.exists(path) or self.blocked(path) or not self.fits(stored, None, self.new_folders(path)):
             return False
         self.folders.update(self.parents(path))
         self.files[path] = stored
@@ -133,6 +140,9 @@ class Model:
 
     def rename(self, old: str, new: str) -> bool:
         if not self.exists(old) or self.exists(new) or new.startswith(old + "/") or self.blocked(new):
+            return False
+        made = self.new_folders(new)
+        if made and self.usage().folders + made > MAX_FILES:
             return False
 
         def moved(p: str) -> str:

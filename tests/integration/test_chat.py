@@ -36,7 +36,7 @@ def test_chat_turns_through_the_sandbox(tmp_path: Path) -> None:
     with serve(script) as url:
         env = {**os.environ, "ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": url}
         result = subprocess.run(  # noqa: S603 - fixed argv
-            [str(Path(sys.executable).parent / "memory-sandbox"), "chat", "--store", f"file:{tmp_path}/memory",
+            [str(Path(sys.executable).parent / "memory-sandbox"), "chat", "--store", f"file:{tmp_path}/memory", "--create",
              "--model", "claude-test"],
             input="remember that I like tea\nwhat do I like?\n", capture_output=True, text=True, env=env,
             cwd=tmp_path, timeout=120, check=False,

@@ -64,15 +64,17 @@ def test_our_server_passes_everything(tmp_path: Path) -> None:
 
 
 def test_weak_server_fails_naming_its_escapes(tmp_path: Path) -> None:
-    """Naive path joins: exit 1, the escape families named in text, JSON and JUnit; insert is unsupported."""
+    """Naive path joins: exit 1, the escape families named in text, JSON, JUnit and SARIF (which points at the
+    server's script); insert is unsupported."""
     mapping = tmp_path / "weak.toml"
     mapping.write_text(WEAK_MAP)
-    xml = tmp_path / "attack.xml"
+    xml, sarif = tmp_path / "attack.xml", tmp_path / "attack.sarif"
     (tmp_path / "servers").mkdir()
     shutil.copy(WEAK, tmp_path / "servers" / WEAK.name)  # a relative path in the command is the gate's folder's
     code, output, report = attack(
         tmp_path, f"{sys.executable} servers/{WEAK.name} {{root}}", "--mcp-map", str(mapping),
         "--families", "dotdot,symlink,hardlink,race", "--race-seconds", RACE, "--junit-xml", str(xml),
+        "--sarif", str(sarif),
     )  # fmt: skip
     assert code == 1, output
     escaped = {family for family, counts in report["families"].items() if counts.get("escape")}
@@ -87,6 +89,10 @@ def test_weak_server_fails_naming_its_escapes(tmp_path: Path) -> None:
     assert {"attack.dotdot", "attack.symlink", "attack.race"} <= failed
     skipped = [case for case in cases if case.find("skipped") is not None]
     assert skipped and all(case.get("name") == "insert" for case in skipped)
+    (results,) = [run["results"] for run in json.loads(sarif.read_text())["runs"]]
+    assert len(results) == report["totals"]["escape"]  # not --strict: escapes only, no unsupported case
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert uris == {f"servers/{WEAK.name}"}
 
 
 def test_mapping_and_command_mistakes(tmp_path: Path) -> None:

@@ -58,7 +58,9 @@ def texts(result: Any) -> str:
 
 @asynccontextmanager
 async def stdio_client(store: Path, *extra: str) -> AsyncIterator[Client]:
-    params = StdioServerParameters(command=SCRIPT, args=["mcp", "--store", f"file:{store}", *extra], cwd=store.parent)
+    params = StdioServerParameters(
+        command=SCRIPT, args=["mcp", "--store", f"file:{store}", "--create", *extra], cwd=store.parent
+    )
     async with Client(params, client_info=CLIENT) as client:
         yield client
 
@@ -140,7 +142,7 @@ def test_stdio_policy_denial_unknown_tool_and_command_field(tmp_path: Path) -> N
 def http_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[str]:
     """The server on a free port; its URL. Stopped with SIGTERM (as a service manager would)."""
     process = subprocess.Popen(  # noqa: S603 - fixed argv
-        [SCRIPT, "mcp", "--http", "--port", "0", *args],
+        [SCRIPT, "mcp", "--http", "--port", "0", "--create", *args],
         cwd=tmp_path,
         stderr=subprocess.PIPE,
         text=True,
@@ -148,9 +150,10 @@ def http_server(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -
     )
     try:
         assert process.stderr is not None
-        line = process.stderr.readline()
-        found = re.search(r"serving (http://\S+)", line)
-        assert found, line + process.stderr.read()
+        shown = ""  # a new store is announced (--create) before the address
+        while not (found := re.search(r"serving (http://\S+)", shown)) and (line := process.stderr.readline()):
+            shown += line
+        assert found, shown + process.stderr.read()
         yield found.group(1)
     finally:
         process.send_signal(signal.SIGTERM)

@@ -66,8 +66,13 @@ class TestSchema:
         for thread in threads:
             thread.join()
         assert not errors
-        assert sorted(name for names in applied for name in names) == ["audit-1", "row-security-1", "storage-1"]
-        assert _admin(pg_dsn, "SELECT count(*) FROM memory_schema") == [(3,)]
+        assert sorted(name for names in applied for name in names) == [
+            "audit-1",
+            "row-security-1",
+            "storage-1",
+            "storage-2-folders",
+        ]
+        assert _admin(pg_dsn, "SELECT count(*) FROM memory_schema") == [(4,)]
 
     def test_newer_schema_refused(self, pg_dsn: str) -> None:
         """A database upgraded by a newer version is not written by an older one."""
@@ -251,7 +256,7 @@ class TestWorkers:
         run_together(_creator, [(pg_dsn, "q", w, 30, refusals) for w in range(4)])
         rows = _admin(pg_dsn, "SELECT count(*), sum(size) FROM memory_entries WHERE scope = 'q' AND NOT is_dir")
         assert rows[0][0] == 50 and refusals.value == 70
-        assert database.storage("q").usage() == Usage(int(rows[0][1]), 50)
+        assert database.storage("q").usage() == Usage(int(rows[0][1]), 50, 4)  # folders w0..w3
 
 
 def test_db_migrate_cli_never_prints_the_password(pg_dsn: str) -> None:
@@ -259,7 +264,9 @@ def test_db_migrate_cli_never_prints_the_password(pg_dsn: str) -> None:
     password (URL or key=value form) is never printed."""
     password = str(psycopg.conninfo.conninfo_to_dict(pg_dsn)["password"])
     first = run("db", "migrate", "--dsn", pg_dsn)
-    assert first.returncode == 0 and "applied storage-1, audit-1, row-security-1" in first.stdout, first.stderr
+    assert first.returncode == 0 and "applied storage-1, storage-2-folders, audit-1, row-security-1" in first.stdout, (
+        first.stderr
+    )
     again = run("db", "migrate", "--dsn", pg_dsn, "--row-security", "on")
     assert again.returncode == 0 and "is up to date" in again.stdout and "row security on" in again.stdout
     assert password not in first.stdout + first.stderr + again.stdout + again.stderr

@@ -1,4 +1,4 @@
-"""README.md's fleet example runs as written, against a real server."""
+"""The fleet example of docs/stores.md runs as written, against a real server."""
 
 from __future__ import annotations
 
@@ -6,17 +6,17 @@ import re
 from pathlib import Path
 from typing import Any
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "stores.md"
 
 
 def test_fleet_example_runs(pg_dsn: str, tmp_path: Path) -> None:
-    text = README.read_text(encoding="utf-8")
+    text = PAGE.read_text(encoding="utf-8")
     section = text[text.index("## A fleet on PostgreSQL") :]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
     code = blocks[0].replace('"postgresql://memory_worker@db.internal/memory"', repr(pg_dsn))
     code = code.replace('"/etc/memory-sandbox/audit.key"', repr(str(tmp_path / "audit.key")))
     namespace: dict[str, Any] = {"user_id": "alice"}
-    exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102 - the README's own example
+    exec(compile(code, "docs/stores.md", "exec"), namespace)  # noqa: S102 - the docs' own example
     tool = namespace["tool"]
     assert tool.call({"command": "create", "path": "/memories/tea.md", "file_text": "prefers tea"}).startswith(
         "File created successfully"

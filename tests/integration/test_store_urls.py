@@ -53,7 +53,7 @@ def test_replay_expire_purge(store_url: str, tmp_path: Path) -> None:
     )
     session = tmp_path / "s.jsonl"
     session.write_text(SESSION)
-    result = run("replay", str(session), "--store", store_url, "--policy", str(policy), cwd=tmp_path)
+    result = run("replay", str(session), "--store", store_url, "--create", "--policy", str(policy), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "3 calls: 2 allowed, 1 denied" in result.stdout
     assert result.stdout.count("audit") >= 2 and "TAMPERED" not in result.stdout

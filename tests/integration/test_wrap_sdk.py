@@ -11,9 +11,13 @@ import pytest
 from anthropic.lib.tools import ToolError
 from anthropic.tools import BetaAsyncLocalFilesystemMemoryTool, BetaLocalFilesystemMemoryTool
 
+from sandbox import Sandbox, load_policy
 from sandbox.decision import ListAuditSink
+from sandbox.errors import PolicyError
 from sandbox.integrations.anthropic import AsyncSandboxedMemoryTool, SandboxedMemoryTool
-from sandbox.storage.wrapped import scrub_host_paths
+from sandbox.policy import parse_policy
+from sandbox.storage import LocalStorage
+from sandbox.storage.handler import scrub_host_paths
 from tests.unit.test_paths import ATTACKS
 
 
@@ -62,6 +66,13 @@ def slots(raw: str) -> list[dict[str, Any]]:
     ]
 
 
+def wrap(spy: SpyTool) -> SandboxedMemoryTool:
+    """The sandbox in front of the spy, and the spy's record cleared of what the sandbox read to index it."""
+    wrapped = SandboxedMemoryTool.wrap(spy)
+    spy.seen.clear()
+    return wrapped
+
+
 @pytest.fixture
 def spy(tmp_path: Path) -> SpyTool:
     tool = SpyTool(str(tmp_path / "store"))
@@ -76,7 +87,7 @@ class TestAttacksStopBeforeSdk:
         self, spy: SpyTool, tmp_path: Path, family: str, raw: str, category: str
     ) -> None:
         """Every attack, in every path slot, is refused before the SDK handler runs."""
-        wrapped = SandboxedMemoryTool.wrap(spy)
+        wrapped = wrap(spy)
         before = tree(tmp_path)
         for command in slots(raw):
             is_error, content = attempt(wrapped, command)
@@ -87,7 +98,7 @@ class TestAttacksStopBeforeSdk:
     @pytest.mark.parametrize("spelling", ["/memories", "/memories/", "/memories/.", "/memories//", "/memories/a/.."])
     def test_root_delete_and_rename_refused(self, spy: SpyTool, spelling: str) -> None:
         """The root in every spelling is neither deleted nor renamed through the wrapper."""
-        wrapped = SandboxedMemoryTool.wrap(spy)
+        wrapped = wrap(spy)
         for command in (
             {"command": "delete", "path": spelling},
             {"command": "rename", "old_path": spelling, "new_path": "/memories/x"},
@@ -119,11 +130,16 @@ BENIGN_SESSION: list[dict[str, Any]] = [
 
 class TestBenignParity:
     def test_same_results_as_sdk_alone(self, tmp_path: Path) -> None:
-        """Benign commands give the SDK's own results and leave the same files."""
+        """Benign commands succeed and fail as with the SDK alone and leave the same files; the model
+        reads the answers a sandboxed store gives (the reference strings), whatever the handler."""
         alone = BetaLocalFilesystemMemoryTool(str(tmp_path / "alone"))
         wrapped = SandboxedMemoryTool.wrap(BetaLocalFilesystemMemoryTool(str(tmp_path / "wrapped")))
+        store = SandboxedMemoryTool(Sandbox(policy=load_policy("default"), storage=LocalStorage(tmp_path / "store"),
+                                            audit=ListAuditSink()))  # fmt: skip
         for command in BENIGN_SESSION:
-            assert attempt(wrapped, command) == attempt(alone, command), command
+            answer = attempt(wrapped, command)
+            assert answer[0] == attempt(alone, command)[0], command
+            assert answer == attempt(store, command), command
         assert tree(tmp_path / "wrapped") == tree(tmp_path / "alone")
 
 
@@ -132,7 +148,7 @@ class TestSdkWeaknessesFixed:
         """SDK alone maps /memoriesX onto /memories/X; wrapped, it is refused."""
         assert not attempt(spy, {"command": "create", "path": "/memoriesX/a.md", "file_text": "x"})[0]
         assert (tmp_path / "store" / "memories" / "X" / "a.md").exists()
-        wrapped = SandboxedMemoryTool.wrap(spy)
+        wrapped = wrap(spy)
         is_error, content = attempt(wrapped, {"command": "create", "path": "/memoriesX/b.md", "file_text": "x"})
         assert is_error and content == "Error: Access denied: the path is outside /memories"
 
@@ -140,7 +156,7 @@ class TestSdkWeaknessesFixed:
         """SDK alone creates a folder literally named %2e%2e; wrapped, the traversal is refused."""
         assert not attempt(spy, {"command": "create", "path": "/memories/%2e%2e/a.md", "file_text": "x"})[0]
         assert (tmp_path / "store" / "memories" / "%2e%2e").is_dir()
-        wrapped = SandboxedMemoryTool.wrap(spy)
+        wrapped = wrap(spy)
         is_error, content = attempt(wrapped, {"command": "create", "path": "/memories/%2e%2e/b.md", "file_text": "x"})
         assert is_error and "climbs above /memories" in content
 
@@ -190,38 +206,60 @@ class TestSdkWeaknessesFixed:
 
 
 class TestWrapBehaviour:
-    def test_handler_gets_canonical_paths(self, spy: SpyTool) -> None:
-        """The wrapped handler receives canonical paths and complete commands."""
-        wrapped = SandboxedMemoryTool.wrap(spy)
+    def test_handler_gets_canonical_paths(self, spy: SpyTool, tmp_path: Path) -> None:
+        """The wrapped handler receives canonical paths and complete commands: reads, then the edited file's
+        whole content replacing what it read (a compare-and-swap)."""
+        wrapped = wrap(spy)
         wrapped.call({"command": "str_replace", "path": "%2fmemories/./seed.md", "old_str": "a"})
-        assert spy.seen == [{"command": "str_replace", "path": "/memories/seed.md", "old_str": "a", "new_str": ""}]
+        assert {command.get("path") for command in spy.seen} == {"/memories/seed.md"}
+        assert spy.seen[-1] == {
+            "command": "str_replace",
+            "path": "/memories/seed.md",
+            "old_str": "a\n",
+            "new_str": "\n",
+        }
+        assert (tmp_path / "store" / "memories" / "seed.md").read_text() == "\n"
 
-    def test_plain_callable_and_crash(self) -> None:
+    def test_plain_callable_and_crash(self, tmp_path: Path) -> None:
         """A plain callable can be wrapped; its crash is a short error, not a repr."""
-        calls: list[dict[str, Any]] = []
+        sdk = BetaLocalFilesystemMemoryTool(str(tmp_path))
 
-        def handler(command: dict[str, Any]) -> str:
-            calls.append(command)
+        def handler(command: dict[str, Any]) -> Any:
             if command["command"] == "delete":
                 raise OSError(2, "No such file", "/srv/secret/path")
-            return "fine"
+            return sdk.call(command)
 
         audit = ListAuditSink()
         wrapped = SandboxedMemoryTool.wrap(handler, audit=audit)
-        assert wrapped.call({"command": "view", "path": "/memories"}) == "fine"
+        wrapped.call({"command": "create", "path": "/memories/a", "file_text": "x"})
+        assert "/memories/a" in wrapped.call({"command": "view", "path": "/memories"})
         is_error, content = attempt(wrapped, {"command": "delete", "path": "/memories/a"})
         assert is_error and "/srv" not in content and "OSError" not in content
         assert audit.outcomes[-1].error_detail == "FileNotFoundError"
 
-    def test_tool_error_host_path_scrubbed(self) -> None:
+    def test_tool_error_host_path_scrubbed(self, tmp_path: Path) -> None:
         """A ToolError from the handler reaches the model without host paths."""
+        sdk = BetaLocalFilesystemMemoryTool(str(tmp_path))
 
-        def handler(command: dict[str, Any]) -> str:
-            raise ToolError("cannot open /var/lib/app/memories/a.md or C:\\Users\\bob\\m.md for /memories/a.md")
+        def handler(command: dict[str, Any]) -> Any:
+            if command["command"] == "create":
+                raise ToolError("cannot open /var/lib/app/memories/a.md or C:\\Users\\bob\\m.md for /memories/a.md")
+            return sdk.call(command)
 
-        is_error, content = attempt(SandboxedMemoryTool.wrap(handler), {"command": "view", "path": "/memories/a.md"})
+        wrapped = SandboxedMemoryTool.wrap(handler)
+        is_error, content = attempt(wrapped, {"command": "create", "path": "/memories/a.md", "file_text": "x"})
         assert is_error
         assert content == "cannot open [path] or [path] for /memories/a.md"
+
+    def test_handler_without_view_refused_naming_what_it_cannot_enforce(self) -> None:
+        """A handler whose view is not a listing cannot be judged on its state: refused at construction."""
+
+        def handler(command: dict[str, Any]) -> str:
+            return "fine"
+
+        with pytest.raises(PolicyError) as refused:
+            SandboxedMemoryTool.wrap(handler)
+        assert "quota.max_bytes" in refused.value.message and "limits.max_file_bytes" in refused.value.message
 
     @pytest.mark.parametrize(
         ("text", "expected"),
@@ -256,3 +294,56 @@ class TestWrapBehaviour:
     def test_to_dict(self, spy: SpyTool) -> None:
         """The wrapped tool declares itself as the memory tool."""
         assert SandboxedMemoryTool.wrap(spy).to_dict() == {"type": "memory_20250818", "name": "memory"}
+
+
+KEY = "sk-ant-api03-" + "Q7x" * 31 + "AA"
+
+
+class TestWrapEnforcesTheWholePolicy:
+    """Around the SDK's own handler, every key of the policy holds, judged on the handler's own state."""
+
+    POLICY = (
+        'schema_version = 1\nid = "wrap"\nrevision = 1\n'
+        "[limits]\nmax_file_bytes = 1000\n[quota]\nmax_bytes = 1000\nmax_files = 3\n"
+    )
+
+    def wrapped(self, tmp_path: Path) -> SandboxedMemoryTool:
+        return SandboxedMemoryTool.wrap(
+            BetaLocalFilesystemMemoryTool(str(tmp_path)), policy=parse_policy(self.POLICY, source="wrap.toml")
+        )
+
+    def test_quota_holds(self, tmp_path: Path) -> None:
+        """Six creates of 900 bytes under a 3-file, 1,000-byte quota: the handler's folder stays within it."""
+        wrapped = self.wrapped(tmp_path)
+        outcomes = [attempt(wrapped, {"command": "create", "path": f"/memories/f{i}.md", "file_text": "x" * 300})
+                    for i in range(6)]  # fmt: skip
+        assert [is_error for is_error, _ in outcomes] == [False, False, False, True, True, True]
+        files = [p for p in (tmp_path / "memories").rglob("*") if p.is_file()]
+        assert len(files) == 3 and sum(p.stat().st_size for p in files) <= 1000
+
+    def test_edit_limits_and_twins_hold(self, tmp_path: Path) -> None:
+        """An edit growing a file past max_file_bytes and a case twin are refused through the handler."""
+        wrapped = self.wrapped(tmp_path)
+        wrapped.call({"command": "create", "path": "/memories/notes.md", "file_text": "x" * 600})
+        is_error, content = attempt(wrapped, {"command": "insert", "path": "/memories/notes.md", "insert_line": 0,
+                                              "insert_text": "y" * 500})  # fmt: skip
+        assert is_error and "limits.max_file_bytes" in content
+        assert attempt(wrapped, {"command": "create", "path": "/memories/NOTES.md", "file_text": "z"})[0]
+        assert (tmp_path / "memories" / "notes.md").read_text() == "x" * 600
+
+    def test_planted_key_never_shown_and_no_oracle(self, tmp_path: Path) -> None:
+        """A key planted in the handler's files is redacted in views and snippets, and guessing it answers
+        as any wrong guess."""
+        (tmp_path / "memories").mkdir(parents=True)
+        (tmp_path / "memories" / "keys.md").write_text(f"prod key: {KEY}\nend\n")
+        wrapped = self.wrapped(tmp_path)
+        assert KEY[13:40] not in wrapped.call({"command": "view", "path": "/memories/keys.md"})
+        for guess in (KEY[:20], "sk-ant-api03-ZZZ"):
+            is_error, content = attempt(wrapped, {"command": "str_replace", "path": "/memories/keys.md",
+                                                  "old_str": guess, "new_str": "x"})  # fmt: skip
+            assert is_error and "did not appear verbatim" in content
+        snippet = wrapped.call(
+            {"command": "str_replace", "path": "/memories/keys.md", "old_str": "end", "new_str": "E"}
+        )
+        assert KEY[13:40] not in snippet
+        assert KEY not in (tmp_path / "memories" / "keys.md").read_text()

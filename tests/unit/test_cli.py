@@ -65,7 +65,7 @@ class TestCli:
 
     def test_replay_fleet_session(self, tmp_path: Path) -> None:
         """Three scopes in one store: each its own folder, quota and audit log; Bob never reaches Alice."""
-        result = run("replay", str(EXAMPLES / "fleet-session.jsonl"), "--store", "file:fleet", cwd=tmp_path)
+        result = run("replay", str(EXAMPLES / "fleet-session.jsonl"), "--store", "file:fleet", "--create", cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         assert "16 calls: 12 allowed, 3 denied, 1 ordinary errors" in result.stdout
         assert "bob: /memories/alice/preferences.md" in result.stdout
@@ -82,7 +82,7 @@ class TestCli:
         session.write_text(
             '{"input": {"command": "create", "path": "/memories/f{n}.md", "file_text": ""}, "repeat": 5, "text_bytes": 10}\n'
         )
-        result = run("replay", str(session), "--store", "file:m", cwd=tmp_path)
+        result = run("replay", str(session), "--store", "file:m", "--create", cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         assert "5 calls: 5 allowed, 0 denied" in result.stdout and "    ... 2 allow" in result.stdout
         assert sorted(p.name for p in (tmp_path / "m").glob("f*.md")) == [f"f{n}.md" for n in range(1, 6)]
@@ -92,7 +92,7 @@ class TestCli:
         """Malformed lines are refused by the sandbox, not crashes of the CLI."""
         session = tmp_path / "s.jsonl"
         session.write_text('not json\n[1, 2]\n{"input": {"command": "view", "path": "/memories"}, "scope": "a"}\n')
-        result = run("replay", str(session), "--store", f"file://{tmp_path}/store")
+        result = run("replay", str(session), "--store", f"file://{tmp_path}/store", "--create")
         assert result.returncode == 0, result.stderr
         assert "3 calls: 1 allowed, 2 denied" in result.stdout
         assert (tmp_path / "store").is_dir()
@@ -204,7 +204,7 @@ class TestRetentionCli:
             '{"input": {"command": "create", "path": "/memories/b.md", "file_text": "y"}, "scope": "bob"}\n'
         )
         store = f"file://{tmp_path}/base"
-        assert run("replay", str(session), "--store", store, "--policy", str(policy)).returncode == 0
+        assert run("replay", str(session), "--store", store, "--create", "--policy", str(policy)).returncode == 0
         assert (tmp_path / "base" / "alice" / "a.md").exists() and (tmp_path / "base" / "bob" / "b.md").exists()
         later = "2099-01-01T00:00:00"
         result = run("expire", "--store", store, "--scope", "alice", "--policy", str(policy), "--now", later)
@@ -227,5 +227,5 @@ class TestRetentionCli:
             check=False,
             timeout=60,
         )
-        assert result.returncode == 1 and "Nothing erased." in result.stdout
+        assert result.returncode == 3 and "not confirmed; nothing erased" in result.stderr
         assert (tmp_path / "base" / "carol" / "keep.md").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +13,11 @@ from sandbox.commands import Create, Delete, Insert, Rename, StrReplace, View
 from sandbox.decision import CallContext
 from sandbox.errors import Denied, LimitExceeded, QuotaExceeded, RateLimited
 from sandbox.paths import canonicalize
-from sandbox.policy import AccessRule, LimitsSection, PathsSection, parse_policy
-from sandbox.stages import AccessRules, PathRules, RateLimiter, Request, SizeLimiter
+from sandbox.policy import AccessRule, LimitsSection, PathsSection, QuotaSection, parse_policy
+from sandbox.stages import AccessRules, PathRules, QuotaEnforcer, RateLimiter, SizeLimiter
 from sandbox.storage import InMemoryStorage, LocalStorage, Usage
-from sandbox.storage.base import Quota
+from sandbox.storage.base import Node, Tree
+from tests.planning import planned
 
 BASE = 'schema_version = 1\nid = "t"\nrevision = 1\n'
 
@@ -34,7 +36,7 @@ class TestPathRules:
     def test_depth_limit_names_the_numbers(self) -> None:
         """A write deeper than max_depth is refused with the limit and the depth."""
         with pytest.raises(LimitExceeded) as info:
-            self.stage(Request(Create(path("/memories/a/b/c/d.md"), "x")))
+            self.stage(planned(Create(path("/memories/a/b/c/d.md"), "x")))
         assert (
             info.value.rule_id == "paths.max_depth"
             and "4 levels" in info.value.message
@@ -44,24 +46,24 @@ class TestPathRules:
     def test_extension_refused(self) -> None:
         """A created file must have an allowed extension."""
         with pytest.raises(Denied) as info:
-            self.stage(Request(Create(path("/memories/run.py"), "x")))
+            self.stage(planned(Create(path("/memories/run.py"), "x")))
         assert info.value.rule_id == "paths.allowed_extensions"
 
     def test_rename_cannot_change_extension(self) -> None:
         """A renamed file keeps an allowed extension."""
         with pytest.raises(Denied):
-            self.stage(Request(Rename(path("/memories/a.md"), path("/memories/a.exe"))))
+            self.stage(planned(Rename(path("/memories/a.md"), path("/memories/a.exe"))))
         with pytest.raises(Denied):
-            self.stage(Request(Rename(path("/memories/a.md"), path("/memories/a"))))
+            self.stage(planned(Rename(path("/memories/a.md"), path("/memories/a"))))
 
     def test_folders_move_freely(self) -> None:
         """Names without extensions on both sides (folders) are not subject to the rule."""
-        request = Request(Rename(path("/memories/proj"), path("/memories/archive")))
+        request = planned(Rename(path("/memories/proj"), path("/memories/archive")))
         assert self.stage(request) is request
 
     def test_reads_unaffected(self) -> None:
         """Viewing is not limited by the write rules."""
-        request = Request(View(path("/memories/a/b/c/d/e.py")))
+        request = planned(View(path("/memories/a/b/c/d/e.py")))
         assert self.stage(request) is request
 
 
@@ -80,40 +82,40 @@ class TestAccessRules:
     def test_deny_rule(self) -> None:
         """A deny rule refuses its commands on its paths, with its id and reason."""
         with pytest.raises(Denied) as info:
-            AccessRules(self.rules, "allow")(Request(Delete(path("/memories/policies/a.md"))))
+            AccessRules(self.rules, "allow")(planned(Delete(path("/memories/policies/a.md"))))
         assert info.value.rule_id == "ro" and info.value.message.endswith("read-only")
 
     def test_deny_covers_folder_itself(self) -> None:
         """``/memories/policies/**`` also protects the folder itself."""
         with pytest.raises(Denied):
-            AccessRules(self.rules, "allow")(Request(Delete(path("/memories/policies"))))
+            AccessRules(self.rules, "allow")(planned(Delete(path("/memories/policies"))))
 
     def test_rename_checks_both_paths(self) -> None:
         """A rename is refused when either end is protected."""
         stage = AccessRules(self.rules, "allow")
         with pytest.raises(Denied):
-            stage(Request(Rename(path("/memories/a.md"), path("/memories/policies/a.md"))))
+            stage(planned(Rename(path("/memories/a.md"), path("/memories/policies/a.md"))))
         with pytest.raises(Denied):
-            stage(Request(Rename(path("/memories/policies/a.md"), path("/memories/a.md"))))
+            stage(planned(Rename(path("/memories/policies/a.md"), path("/memories/a.md"))))
 
     def test_other_commands_pass(self) -> None:
         """Commands a rule does not name pass."""
-        request = Request(View(path("/memories/policies/a.md")))
+        request = planned(View(path("/memories/policies/a.md")))
         assert AccessRules(self.rules, "allow")(request) is request
 
     def test_default_deny(self) -> None:
         """With default deny, only allowed paths pass."""
         stage = AccessRules(self.rules, "deny")
-        assert stage(Request(View(path("/memories/team/x.md"))))
+        assert stage(planned(View(path("/memories/team/x.md"))))
         with pytest.raises(Denied) as info:
-            stage(Request(View(path("/memories/private.md"))))
+            stage(planned(View(path("/memories/private.md"))))
         assert info.value.rule_id == "rules.default"
 
     def test_deny_wins_over_allow(self) -> None:
         """A path both allowed and denied is denied."""
         rules = (*self.rules, AccessRule(id="all", effect="allow", paths=("**",)))
         with pytest.raises(Denied):
-            AccessRules(rules, "deny")(Request(Create(path("/memories/policies/a.md"), "x")))
+            AccessRules(rules, "deny")(planned(Create(path("/memories/policies/a.md"), "x")))
 
 
 class TestSizeLimiter:
@@ -130,16 +132,16 @@ class TestSizeLimiter:
     def test_write_limit(self, op: Any) -> None:
         """The text one command adds is limited, in UTF-8 bytes."""
         with pytest.raises(LimitExceeded) as info:
-            self.stage(Request(op))
+            self.stage(planned(op))
         assert info.value.rule_id == "limits.max_write_bytes"
 
     def test_created_file_size_and_lines(self) -> None:
         """A created file must fit the file limits."""
         with pytest.raises(LimitExceeded) as info:
-            self.stage(Request(Create(path("/memories/a.md"), "x" * 60)))
+            self.stage(planned(Create(path("/memories/a.md"), "x" * 60)))
         assert info.value.rule_id == "limits.max_file_bytes" and "60 bytes" in info.value.message
         with pytest.raises(LimitExceeded) as lines:
-            self.stage(Request(Create(path("/memories/a.md"), "a\nb\nc\nd")))
+            self.stage(planned(Create(path("/memories/a.md"), "a\nb\nc\nd")))
         assert lines.value.rule_id == "limits.max_file_lines"
 
 
@@ -150,14 +152,14 @@ class TestRateLimiter:
         stage = RateLimiter(2, clock=lambda: now[0])
         alice, bob = CallContext(scope="alice"), CallContext(scope="bob")
         op = View(path("/memories"))
-        stage(Request(op, alice))
-        stage(Request(op, alice))
+        stage(planned(op, alice))
+        stage(planned(op, alice))
         with pytest.raises(RateLimited) as info:
-            stage(Request(op, alice))
+            stage(planned(op, alice))
         assert info.value.retry_after == pytest.approx(30.0) and "retry in 30.0 s" in info.value.message
-        stage(Request(op, bob))
+        stage(planned(op, bob))
         now[0] = 30.0
-        stage(Request(op, alice))
+        stage(planned(op, alice))
 
     def test_policy_wires_rate_limit(self) -> None:
         """max_operations_per_minute in the policy limits calls through the sandbox."""
@@ -191,12 +193,14 @@ class TestStoreLimits:
         result = box.execute({"command": "insert", "path": "/memories/a.md", "insert_line": 0, "insert_text": "c"})
         assert result.decision.rule_ids == ("limits.max_file_lines",)
 
-    def test_quota_check_direct(self) -> None:
-        """Quota.check refuses growth past a limit and never refuses shrinking."""
-        quota = Quota(max_bytes=10, max_files=1)
-        quota.check(Usage(20, 5), -5, 0)
+    def test_quota_judged_on_delta(self) -> None:
+        """The quota refuses growth past a limit and never refuses shrinking, whatever the store holds."""
+        stage = QuotaEnforcer(QuotaSection(max_bytes=10, max_files=1))
+        over = replace(planned(Create(path("/memories/a.md"), "x")), usage=Usage(10, 0))
         with pytest.raises(QuotaExceeded):
-            quota.check(Usage(10, 0), 1, 0)
+            stage(over)
+        shrinking = replace(planned(Delete(path("/memories/a.md"))), failure=None, tree=Tree((Node((), False, 5),)))
+        assert stage(replace(shrinking, usage=Usage(20, 5))) is not None
 
     def test_case_twins_refused(self, store: Any) -> None:
         """Two names differing only in case are refused by default, allowed when configured."""

@@ -187,9 +187,12 @@ class TestFilesOnDisk:
             tool(store)(command="create", path="/memories/a/x.md", file_text="12345")
         leftover = root / "a" / f"{TEMP_PREFIX}999-deadbeef"
         leftover.write_text("half-written")
+        lifted = root / "a" / f"{TEMP_PREFIX}rm-0123"  # a folder half-way through a removal
+        (lifted / "deep").mkdir(parents=True)
+        (lifted / "deep" / "f.md").write_text("gone")
         with LocalStorage(root) as store:
-            assert not leftover.exists()
-            assert store.usage() == Usage(5, 1)
+            assert not leftover.exists() and not lifted.exists()
+            assert store.usage() == Usage(5, 1, 1)
             assert TEMP_PREFIX not in tool(store)(command="view", path="/memories")[1]
 
     def test_rename_no_overwrite_against_racing_creator(self, store: LocalStorage, root: Path) -> None:
@@ -229,13 +232,14 @@ class TestFilesOnDisk:
 
 
 def full_walk(root: Path) -> Usage:
-    """Usage by an independent walk of the folder."""
-    sizes = [
-        p.stat().st_size
+    """Usage by an independent walk of the folder: bytes and files, and folders (the root not counted)."""
+    found = [
+        p
         for p in root.rglob("*")
-        if p.is_file() and not p.is_symlink() and not any(part.startswith(".memory-sandbox") for part in p.parts)
+        if not p.is_symlink() and not any(part.startswith(".memory-sandbox") for part in p.parts)
     ]
-    return Usage(sum(sizes), len(sizes))
+    sizes = [p.stat().st_size for p in found if p.is_file()]
+    return Usage(sum(sizes), len(sizes), sum(1 for p in found if p.is_dir()))
 
 
 class TestUsage:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -9,14 +11,16 @@ import pytest
 from sandbox import Sandbox, load_policy
 from sandbox.commands import Content, Create, Delete, Operation, Rename, View
 from sandbox.decision import CallContext, Decision, ListAuditSink
+from sandbox.effects import Effect
 from sandbox.errors import Denied, StorageError
 from sandbox.paths import canonicalize
-from sandbox.stages import Request, RootGuard
+from sandbox.stages import RootGuard
 from sandbox.storage import InMemoryStorage
+from tests.planning import planned
 
 
-def request(op: Operation) -> Request:
-    return Request(op)
+def request(op: Operation) -> Effect:
+    return planned(op)
 
 
 class TestRootGuard:
@@ -70,12 +74,16 @@ class ExplodingBackend:
         self.exc = exc
         self.calls = 0
 
-    def run(self, op: Operation) -> Content:
+    @contextmanager
+    def transaction(self, op: Operation) -> Iterator[ExplodingBackend]:
+        yield self
+
+    def plan(self, op: Operation, context: CallContext) -> Effect:
+        return Effect(op, context)
+
+    def apply(self, effect: Effect) -> Content:
         self.calls += 1
         raise self.exc
-
-    async def arun(self, op: Operation) -> Content:
-        return self.run(op)
 
 
 class FailingIntentSink(ListAuditSink):

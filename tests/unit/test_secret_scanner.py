@@ -17,8 +17,9 @@ from sandbox.integrations.anthropic import SandboxedMemoryTool
 from sandbox.paths import canonicalize
 from sandbox.policy import parse_policy
 from sandbox.redaction import SecretGuard
-from sandbox.stages import Request, SecretScanner
+from sandbox.stages import SecretScanner
 from sandbox.storage import InMemoryStorage
+from tests.planning import planned
 from tests.secrets_corpus import SECRET_MAKERS
 
 AKIA = "AKIAZ7Q3K5RT2PLM4QWE"
@@ -46,31 +47,31 @@ class TestSecretScanner:
 
     def test_create_redacted(self) -> None:
         """create.file_text is redacted and the rule noted."""
-        out = self.scanner(Request(Create(self.path, f"key {AKIA} end")))
-        assert isinstance(out.op, Create) and out.op.file_text == "key [REDACTED:aws-access-key-id] end"
+        out = self.scanner(planned(Create(self.path, f"key {AKIA} end")))
+        assert out.content == "key [REDACTED:aws-access-key-id] end"
         assert [note.rule_id for note in out.notes] == ["secret.aws-access-key-id"]
 
     def test_new_str_redacted_old_str_kept(self) -> None:
         """new_str is redacted; old_str, a search key that is never stored, is left as is."""
-        out = self.scanner(Request(StrReplace(self.path, GHP, f"x {GHP}")))
+        out = self.scanner(planned(StrReplace(self.path, GHP, f"x {GHP}")))
         assert isinstance(out.op, StrReplace)
-        assert out.op.old_str == GHP and out.op.new_str == "x [REDACTED:github-pat]"
+        assert out.op.old_str == GHP and out.written == "x [REDACTED:github-pat]"
 
     def test_insert_text_redacted(self) -> None:
         """insert_text is redacted."""
-        out = self.scanner(Request(Insert(self.path, 0, GHP)))
-        assert isinstance(out.op, Insert) and out.op.insert_text == "[REDACTED:github-pat]"
+        out = self.scanner(planned(Insert(self.path, 0, GHP)))
+        assert out.written == "[REDACTED:github-pat]\n"
 
     def test_secret_in_path_rejected(self) -> None:
         """A path holding a secret is refused (it cannot be redacted without renaming)."""
         with pytest.raises(SecretRejected) as info:
-            self.scanner(Request(Create(canonicalize(f"/memories/{GHP}.md"), "x")))
+            self.scanner(planned(Create(canonicalize(f"/memories/{GHP}.md"), "x")))
         assert GHP not in info.value.message and "github-pat" in info.value.message
 
     def test_clean_request_untouched(self) -> None:
         """A request without secrets passes unchanged."""
-        request = Request(Create(self.path, "nothing to see"))
-        assert self.scanner(request) is request
+        effect = planned(Create(self.path, "nothing to see"))
+        assert self.scanner(effect) == effect
 
 
 class TestActions:

@@ -1,0 +1,317 @@
+"""Effects: what a command would change and reveal, resolved against the store before anything happens.
+
+:func:`plan` reads the state a command acts on (in the same storage session that
+will apply it) and returns an :class:`Effect`: the entry at the path, the text
+the caller would see, the new content of a written file, the tree a delete
+removes or a rename moves, the folders a write makes, an existing sibling the
+new name would twin, and the usage before. Policy stages judge the effect, not
+the request: a moved folder brings its whole subtree, a deleted one everything
+in it.
+
+A plan never raises for the command's own failure ("does not exist", "did not
+appear verbatim"): it records it in :attr:`Effect.failure`, raised only after
+every stage has judged the call, so that no denial depends on whether a match
+was found. Edits match on the text the caller may see (:class:`Lens`), never on
+what it may not: a guess at a redacted secret or a hidden file answers exactly
+as a wrong guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Final, Literal, Protocol
+
+from sandbox.commands import Create, Delete, Insert, Operation, Rename, StrReplace, View, written_text
+from sandbox.decision import CallContext, Note
+from sandbox.errors import NotADirectory, OperationFailed
+from sandbox.names import case_key, look_alike
+from sandbox.paths import MemoryPath
+from sandbox.storage.base import Entry, Reader, Tree, Usage
+from sandbox.views import quote_for_error, split_lines
+
+__all__ = ["NO_CHANGE", "Effect", "Lens", "PlainLens", "Twin", "decode", "plan"]
+
+NO_CHANGE: Final = Usage(0, 0, 0)
+_MAX_LISTED_LINES: Final = 20
+
+
+class Lens(Protocol):
+    """What the caller may see: secrets redacted from stored text, and paths hidden from it."""
+
+    def reveal(self, text: str, path: MemoryPath) -> tuple[str, tuple[Note, ...]]:
+        """Stored text as the caller may see it, and what was redacted."""
+        ...
+
+    def shows(self, path: MemoryPath) -> bool:
+        """Whether the caller may see that ``path`` exists (hidden files are not listed and cannot be edited)."""
+        ...
+
+
+class PlainLens:
+    """Everything shown as stored."""
+
+    def __repr__(self) -> str:
+        return "PlainLens()"
+
+    def reveal(self, text: str, path: MemoryPath) -> tuple[str, tuple[Note, ...]]:
+        return text, ()
+
+    def shows(self, path: MemoryPath) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Twin:
+    """An existing sibling whose name folds to the same key as a name the call makes."""
+
+    path: MemoryPath
+    existing: str
+    kind: Literal["case", "lookalike"]
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """A command resolved against the store: what it reads, writes, removes, moves and makes."""
+
+    op: Operation
+    context: CallContext
+    #: What the store held before the call (writes only; a view reads no usage).
+    usage: Usage = NO_CHANGE
+    notes: tuple[Note, ...] = ()
+    #: The command's own answer when it cannot be done; raised after every stage has judged.
+    failure: OperationFailed | None = None
+    #: What is at the command's (source) path before the call.
+    entry: Entry | None = None
+    #: ``view`` of a file: the text the caller may see.
+    text: str | None = None
+    #: A written file's new content is ``prefix + written + suffix``; ``written`` is what the call adds.
+    prefix: str = ""
+    written: str | None = None
+    suffix: str = ""
+    #: ``str_replace``: the first line the change touches, for the snippet.
+    changed_line: int = 0
+    #: ``delete`` / ``rename``: everything that goes or moves.
+    tree: Tree | None = None
+    #: Folders the call makes (missing parents of a created or moved path), shallowest first.
+    new_folders: tuple[MemoryPath, ...] = ()
+    twin: Twin | None = None
+
+    def with_note(self, rule_id: str, reason: str) -> Effect:
+        return replace(self, notes=(*self.notes, Note(rule_id, reason)))
+
+    @property
+    def content(self) -> str | None:
+        """The whole new content of the file the call writes (a create's even when it fails: it is all request)."""
+        if self.written is None or (self.failure is not None and not isinstance(self.op, Create)):
+            return None
+        return self.prefix + self.written + self.suffix
+
+    @property
+    def delta(self) -> Usage:
+        """How the store's usage changes if the call goes ahead."""
+        if self.failure is not None:
+            return NO_CHANGE
+        op, folders = self.op, len(self.new_folders)
+        if isinstance(op, Create | StrReplace | Insert):
+            size = len((self.content or "").encode("utf-8"))
+            before = self.entry.size if self.entry is not None and not isinstance(op, Create) else 0
+            return Usage(size - before, int(isinstance(op, Create)), folders)
+        if isinstance(op, Delete) and self.tree is not None:
+            gone = self.tree.usage
+            return Usage(-gone.bytes, -gone.files, -gone.folders)
+        return Usage(0, 0, folders)
+
+    def moved(self) -> Iterator[tuple[str, str | None]]:
+        """Each path a delete removes or a rename moves, with its new path (None when removed)."""
+        op, tree = self.op, self.tree
+        if tree is None or self.failure is not None:
+            return
+        source = op.old_path if isinstance(op, Rename) else op.path
+        target = op.new_path if isinstance(op, Rename) else None
+        for node in tree.nodes:
+            below = "".join("/" + part for part in node.parts)
+            yield f"{source}{below}", (f"{target}{below}" if target is not None else None)
+
+
+def decode(content: bytes, path: MemoryPath) -> str:
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError:
+        raise OperationFailed(f"Error: The file {path} is not UTF-8 text and cannot be shown or edited") from None
+
+
+def plan(op: Operation, reader: Reader, lens: Lens, context: CallContext) -> Effect:
+    """Resolve ``op`` against the state ``reader`` sees."""
+    effect = Effect(op, context, usage=NO_CHANGE if isinstance(op, View) else reader.usage(), written=_written(op))
+    try:
+        if isinstance(op, View):
+            return _view(effect, op, reader, lens)
+        if isinstance(op, Create):
+            return _create(effect, op, reader)
+        if isinstance(op, StrReplace):
+            return _str_replace(effect, op, reader, lens)
+        if isinstance(op, Insert):
+            return _insert(effect, op, reader, lens)
+        if isinstance(op, Delete):
+            return _delete(effect, op, reader, lens)
+        return _rename(effect, op, reader, lens)
+    except OperationFailed as failure:
+        return replace(effect, failure=failure)
+
+
+def _written(op: Operation) -> str | None:
+    """The text a command adds, as it will stand in the file (an inserted line ends in one newline)."""
+    if isinstance(op, Insert):
+        return op.insert_text.rstrip("\n") + "\n"
+    return written_text(op)
+
+
+def _missing_view(path: MemoryPath) -> OperationFailed:
+    return OperationFailed(f"The path {path} does not exist. Please provide a valid path.")
+
+
+def _visible(reader: Reader, lens: Lens, path: MemoryPath, missing: OperationFailed) -> Entry:
+    """The entry at ``path`` if it exists and the caller may see it, else ``missing``."""
+    try:
+        entry = reader.stat(path)
+    except NotADirectory as exc:
+        raise OperationFailed(exc.message) from None
+    if entry is None or not lens.shows(path):
+        raise missing
+    return entry
+
+
+def _view(effect: Effect, op: View, reader: Reader, lens: Lens) -> Effect:
+    entry = _visible(reader, lens, op.path, _missing_view(op.path))
+    if entry.is_dir or op.path.suffix in (".png", ".jpg", ".jpeg"):
+        return replace(effect, entry=entry)  # listed or sent as an image when applied
+    text, notes = lens.reveal(decode(reader.read(op.path), op.path), op.path)
+    return replace(effect, entry=entry, text=text, notes=(*effect.notes, *notes))
+
+
+def _edited(effect: Effect, path: MemoryPath, reader: Reader, lens: Lens) -> tuple[Effect, str]:
+    """The entry and the visible text of a file to edit."""
+    entry = _visible(reader, lens, path, _missing_view(path))
+    if entry.is_dir:
+        raise OperationFailed(f"Error: The path {path} is a folder, not a file")
+    text, notes = lens.reveal(decode(reader.read(path), path), path)
+    return replace(effect, entry=entry, notes=(*effect.notes, *notes)), text
+
+
+def _str_replace(effect: Effect, op: StrReplace, reader: Reader, lens: Lens) -> Effect:
+    effect, text = _edited(effect, op.path, reader, lens)
+    first = text.find(op.old_str)
+    if first < 0:
+        raise OperationFailed(
+            f"No replacement was performed, old_str `{quote_for_error(op.old_str)}` "
+            f"did not appear verbatim in {op.path}."
+        )
+    if text.find(op.old_str, first + 1) >= 0:
+        raise OperationFailed(
+            f"No replacement was performed. Multiple occurrences of old_str `{quote_for_error(op.old_str)}` "
+            f"in lines: {_occurrence_lines(text, op.old_str)}. Please ensure it is unique"
+        )
+    return replace(
+        effect,
+        prefix=text[:first],
+        suffix=text[first + len(op.old_str) :],
+        changed_line=text.count("\n", 0, first) + 1,
+    )
+
+
+def _insert(effect: Effect, op: Insert, reader: Reader, lens: Lens) -> Effect:
+    effect, text = _edited(effect, op.path, reader, lens)
+    lines = split_lines(text)
+    if not 0 <= op.insert_line <= len(lines):
+        raise OperationFailed(
+            f"Error: Invalid `insert_line` parameter: {op.insert_line}. It should be within the range "
+            f"of lines of the file: [0, {len(lines)}]"
+        )
+    head, tail = lines[: op.insert_line], lines[op.insert_line :]
+    return replace(effect, prefix="".join(f"{line}\n" for line in head), suffix="".join(f"{line}\n" for line in tail))
+
+
+def _create(effect: Effect, op: Create, reader: Reader) -> Effect:
+    try:
+        if reader.stat(op.path) is not None:
+            raise OperationFailed(f"Error: File {op.path} already exists")
+    except NotADirectory as exc:
+        raise OperationFailed(exc.message) from None
+    folders = _missing_folders(reader, op.path.parent)
+    top = folders[0] if folders else op.path
+    return replace(effect, new_folders=folders, twin=_twin(reader, top, leaving=None))
+
+
+def _delete(effect: Effect, op: Delete, reader: Reader, lens: Lens) -> Effect:
+    missing = OperationFailed(f"Error: The path {op.path} does not exist")
+    if op.path.is_root:
+        raise missing
+    entry = _visible(reader, lens, op.path, missing)
+    return replace(effect, entry=entry, tree=reader.tree(op.path))
+
+
+def _rename(effect: Effect, op: Rename, reader: Reader, lens: Lens) -> Effect:
+    if op.old_path.is_root:
+        raise OperationFailed(f"Error: The path {op.old_path} does not exist")
+    entry = _visible(reader, lens, op.old_path, OperationFailed(f"Error: The path {op.old_path} does not exist"))
+    exists = OperationFailed(f"Error: The destination {op.new_path} already exists")
+    if op.new_path.is_root or op.new_path.is_relative_to(op.old_path):
+        raise exists
+    try:
+        if reader.stat(op.new_path) is not None:
+            raise exists
+    except NotADirectory as exc:
+        raise OperationFailed(exc.message) from None
+    folders = _missing_folders(reader, op.new_path.parent)
+    top = folders[0] if folders else op.new_path
+    leaving = op.old_path.name if top.parent == op.old_path.parent else None
+    return replace(
+        effect,
+        entry=entry,
+        tree=reader.tree(op.old_path),
+        new_folders=folders,
+        twin=_twin(reader, top, leaving=leaving),
+    )
+
+
+def _missing_folders(reader: Reader, folder: MemoryPath) -> tuple[MemoryPath, ...]:
+    """The folders from ``folder`` up that do not exist yet, shallowest first (a file on the way fails)."""
+    missing: list[MemoryPath] = []
+    while not folder.is_root:
+        try:
+            entry = reader.stat(folder)
+        except NotADirectory as exc:
+            raise OperationFailed(exc.message) from None
+        if entry is not None:
+            if not entry.is_dir:
+                raise OperationFailed(NotADirectory(folder).message)
+            break
+        missing.append(folder)
+        folder = folder.parent
+    return tuple(reversed(missing))
+
+
+def _twin(reader: Reader, path: MemoryPath, *, leaving: str | None) -> Twin | None:
+    """An existing sibling of ``path`` (other than ``leaving``) whose name folds like its name."""
+    if path.is_root:
+        return None
+    key = case_key(path.name)
+    lookalike: Twin | None = None
+    for name in reader.names(path.parent):
+        if name in (path.name, leaving):
+            continue
+        if case_key(name) == key:
+            return Twin(path, name, "case")
+        if lookalike is None and look_alike(path.name, name):
+            lookalike = Twin(path, name, "lookalike")
+    return lookalike
+
+
+def _occurrence_lines(text: str, needle: str) -> str:
+    found: list[str] = []
+    position = text.find(needle)
+    while position >= 0 and len(found) < _MAX_LISTED_LINES:
+        found.append(str(text.count("\n", 0, position) + 1))
+        position = text.find(needle, position + 1)
+    return ", ".join(found) + (", ..." if position >= 0 else "")
