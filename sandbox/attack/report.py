@@ -52,7 +52,9 @@ class Results:
         counter["cases"] += 1
         for category, why in categories.items():
             counter[category] += 1
-            if len(self.findings) < _FINDINGS_KEPT:
+            if category not in CATEGORIES:  # a case not run (unsupported): counted, not a finding
+                pass
+            elif len(self.findings) < _FINDINGS_KEPT:
                 self.findings.append(Finding(family, slot, category, _short(command), why))
             else:
                 self.findings_dropped += 1
@@ -116,6 +118,12 @@ def render_text(results: Results, *, strict: bool) -> str:
         f"{totals['crash']} crashes, {totals['hang']} hangs, {totals['disclosure']} host-path disclosures"
         + (" (--strict)" if strict else "")
     )
+    if results.total("unsupported"):
+        lacking = results.description.get("unsupported") or []
+        reasons = [f"the server has no tool for {', '.join(lacking)}"] if lacking else []
+        if results.by(0).get("malformed", Counter())["unsupported"]:
+            reasons.append("some malformed input cannot be sent as an MCP tool call")
+        lines.append(f"unsupported: {results.total('unsupported'):,} cases not run ({'; '.join(reasons)})")
     lines.append("")
     header = f"{'family':<22}{'cases':>7}{'escapes':>9}{'accepted':>10}{'crashes':>9}{'hangs':>7}{'disclosures':>13}"
     for title, grouped in (("by family", results.by(0)), ("by command", results.by(1))):
@@ -164,6 +172,7 @@ def to_json(results: Results, *, strict: bool) -> dict[str, Any]:
         "cases": results.cases,
         "payloads": results.payloads,
         "totals": {category: results.total(category) for category in CATEGORIES},
+        "unsupported": {"cases": results.total("unsupported"), "commands": results.description.get("unsupported", [])},
         "families": {name: dict(counter) for name, counter in results.by(0).items()},
         "commands": {name: dict(counter) for name, counter in results.by(1).items()},
         "race": None
@@ -210,6 +219,8 @@ def render_junit(results: Results, *, strict: bool) -> str:
                 if e["family"] == family and e["command"] == slot
             ]
             body = f'<failure message="{_xml(summary)}">{_xml(chr(10).join(examples))}</failure>'
+        elif counter["unsupported"] == counter["cases"]:
+            body = '<skipped message="the server has no tool for this command"/>'
         cases.append(f'<testcase classname="attack.{_xml(family)}" name="{_xml(slot)}">{body}</testcase>')
     if results.race is not None:
         race = results.race

@@ -32,18 +32,25 @@ def run_attack(
     timeout: float = 10.0,
     families: set[str] | None = None,
     progress: Progress | None = None,
+    env: dict[str, str] | None = None,
+    label: str | None = None,
 ) -> Results:
-    """Attack the handler ``module:factory`` names; raise ProbeFailed or WorkerFailed when it cannot be."""
+    """Attack the handler ``module:factory`` names; raise ProbeFailed or WorkerFailed when it cannot be.
+
+    ``env`` is added to the worker's environment (how an MCP target reaches it); ``label`` names the
+    handler in the report instead of ``spec``.
+    """
     began = time.monotonic()
     folder = Path(tempfile.mkdtemp(prefix="memory-sandbox-attack-"))
     try:
         world = World(folder / "world")
         world.plant()
-        worker = HandlerWorker(spec, world.root, world.cwd, {ENV_CANARY: world.env_canary}, timeout=timeout)
+        worker_env = {**(env or {}), ENV_CANARY: world.env_canary}
+        worker = HandlerWorker(spec, world.root, world.cwd, worker_env, timeout=timeout)
         try:
             _probe(world, worker)
             world.settle()
-            results = Results(handler=spec, description=worker.description)
+            results = Results(handler=label or spec, description=worker.description)
             results.payloads = sum(1 for p in payloads(world) if families is None or p.family in families)
             planned = list(cases(world, families))
             for done, case in enumerate(planned, 1):
@@ -65,6 +72,9 @@ def _run_case(world: World, worker: HandlerWorker, results: Results, case: Case)
     root_before = os.lstat(world.root).st_ino
     command = case.command
     status, text = worker.call(command)
+    if status == "unsupported":
+        results.add(case.family, case.slot, command, {"unsupported": text})
+        return
     findings = world.examine(text, _strings(command))
     categories: dict[str, str] = {}
     escapes = [finding.detail for finding in findings if finding.kind == "escape"]

@@ -27,13 +27,17 @@ from typing import Any
 
 from anthropic.lib.tools import ToolError
 
-__all__ = ["HandlerWorker", "WorkerFailed", "load_factory"]
+__all__ = ["HandlerWorker", "Unsupported", "WorkerFailed", "load_factory"]
 
 _SPAWN = multiprocessing.get_context("spawn")
 
 
 class WorkerFailed(RuntimeError):
     """The handler could not be built, or the worker died before answering."""
+
+
+class Unsupported(Exception):
+    """Raised by a handler for a command it has no way to carry out (an MCP server without that tool)."""
 
 
 def load_factory(spec: str) -> Callable[[Path], Any]:
@@ -80,8 +84,10 @@ def _caller(handler: Any) -> Callable[[Any], Any]:
 def _describe(handler: Any) -> dict[str, Any]:
     sandbox = getattr(handler, "sandbox", None)
     storage = getattr(getattr(sandbox, "backend", None), "storage", None)
+    own = getattr(handler, "description", None)  # a handler may describe itself (an MCP server: its name)
     return {"type": f"{type(handler).__module__}.{type(handler).__qualname__}",
-            "wrap_mode": type(storage).__name__ == "HandlerStorage"}  # fmt: skip
+            "wrap_mode": type(storage).__name__ == "HandlerStorage",
+            **(own if isinstance(own, dict) else {})}  # fmt: skip
 
 
 def _serve(
@@ -115,6 +121,8 @@ def _call(call: Callable[[Any], Any], command: Any) -> tuple[str, str]:
         return "ok", _text(call(command))
     except ToolError as exc:
         return "error", _text(exc.content)
+    except Unsupported as exc:
+        return "unsupported", str(exc)
     except Exception as exc:  # noqa: BLE001 - a crash of the handler is what is being measured
         return "crash", f"{type(exc).__name__}: {_text(str(exc))[:300]}"
 
@@ -128,7 +136,7 @@ def _loop(call: Callable[[Any], Any], commands: list[Any], seconds: float, needl
         for command in commands:
             status, text = _call(call, command)
             calls += 1
-            statuses[status] += 1
+            statuses[status] = statuses.get(status, 0) + 1
             if any(needle in text for needle in needles) and len(leaks) < 20:
                 leaks.append((command, text[:300]))
     return {"calls": calls, "leaks": leaks, "statuses": statuses}

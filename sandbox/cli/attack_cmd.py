@@ -28,13 +28,28 @@ def add_attack_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
             "hangs and host-path disclosures), 2 when the handler cannot be attacked."
         ),
     )
-    attack.add_argument(
+    target = attack.add_mutually_exclusive_group(required=True)
+    target.add_argument(
         "--handler",
         dest="handler_spec",
-        required=True,
         metavar="MODULE:FACTORY",
         help="importable module or path to a .py file (relative to this folder), and a factory(root: pathlib.Path) "
         "returning the handler (e.g. sandbox.attack.targets:sandboxed, :sdk, :wrapped_sdk)",
+    )
+    target.add_argument(
+        "--mcp",
+        default=None,
+        metavar="COMMAND",
+        help="an MCP server over stdio exposing file tools: its command, {root} standing for the attacked folder "
+        'and {scratch} for a folder of its own outside the planted tree (e.g. "memory-sandbox mcp --store '
+        'file:{root} --audit-log {scratch}/audit.jsonl", or "npx @modelcontextprotocol/server-filesystem {root}")',
+    )
+    attack.add_argument(
+        "--mcp-map",
+        default=None,
+        metavar="NAME|FILE.toml",
+        help="how the six commands map onto the server's tools: a built-in mapping (memory-sandbox, filesystem; "
+        "chosen by the server's name when not given) or a TOML file",
     )
     attack.add_argument("--race-seconds", type=float, default=5.0, help="symlink-swap race duration (0: no race)")
     attack.add_argument("--timeout", type=float, default=10.0, help="seconds per call before it counts as a hang")
@@ -89,20 +104,33 @@ def _attack(args: argparse.Namespace) -> int:
     from sandbox.attack.report import render_junit, render_text, to_json  # noqa: PLC0415 - lazy: start-up
     from sandbox.attack.runner import ProbeFailed, WorkerFailed, run_attack  # noqa: PLC0415 - lazy: start-up
 
-    spec = _caller_relative(args.handler_spec)
+    env, label = None, None
+    if args.mcp is not None:
+        from sandbox.attack.mcp_target import SPEC, McpTarget  # noqa: PLC0415 - the mcp SDK only when asked for
+
+        spec, env, label = SPEC, McpTarget(args.mcp, args.mcp_map).environment(), f"MCP server `{args.mcp}`"
+    elif args.mcp_map is not None:
+        raise UsageError("--mcp-map goes with --mcp")
+    else:
+        spec = _caller_relative(args.handler_spec)
     for option, path in (("--json", args.json), ("--junit-xml", args.junit_xml), ("--sarif", args.sarif)):
         if path is not None and not path.absolute().parent.is_dir():
             raise UsageError(f"{option}: the folder of {path} does not exist")
     try:
         results = run_attack(
             spec,
+            env=env,
+            label=label,
             race_seconds=args.race_seconds,
             timeout=args.timeout,
             families=args.families,
             progress=_progress if sys.stderr.isatty() else None,
         )
     except (ProbeFailed, WorkerFailed) as exc:
-        print(f"memory-sandbox attack: {exc}", file=sys.stderr)
+        hint = ""
+        if isinstance(exc, ProbeFailed) and args.mcp is not None:
+            hint = " (with --mcp: the mapping's `memories` is what /memories becomes in the server's paths)"
+        print(f"memory-sandbox attack: {exc}{hint}", file=sys.stderr)
         return 2
     print(render_text(results, strict=args.strict), end="")
     if args.json is not None:
@@ -110,15 +138,16 @@ def _attack(args: argparse.Namespace) -> int:
     if args.junit_xml is not None:
         args.junit_xml.write_text(render_junit(results, strict=args.strict), encoding="utf-8")
     if args.sarif is not None:
-        _write_sarif(args.sarif, results, spec, strict=args.strict)
+        source = _server_source_uri(args.mcp) if args.mcp is not None else _source_uri(spec)
+        _write_sarif(args.sarif, results, source, strict=args.strict)
     return 1 if results.failed(strict=args.strict) else 0
 
 
-def _write_sarif(out: Path, results: Results, spec: str, *, strict: bool) -> None:
+def _write_sarif(out: Path, results: Results, source: str, *, strict: bool) -> None:
     from sandbox import __version__  # noqa: PLC0415 - lazy: start-up
     from sandbox.attack.sarif import render_sarif  # noqa: PLC0415 - lazy: start-up
 
-    sarif = render_sarif(results, strict=strict, handler_uri=_source_uri(spec), version=__version__)
+    sarif = render_sarif(results, strict=strict, handler_uri=source, version=__version__)
     out.write_text(json.dumps(sarif, indent=2) + "\n", encoding="utf-8")
 
 
@@ -143,3 +172,16 @@ def _source_uri(spec: str) -> str:
     if path is not None and path.resolve().is_relative_to(Path.cwd().resolve()):
         return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
     return guess
+
+
+def _server_source_uri(command: str) -> str:
+    """For ``--mcp``: the first file of the server's command inside this folder (its script), else its program."""
+    import shlex  # noqa: PLC0415 - only for a SARIF report
+
+    argv = shlex.split(command)
+    here = Path.cwd().resolve()
+    for arg in argv:
+        path = Path(arg).resolve()
+        if not arg.startswith("-") and path.is_file() and path.is_relative_to(here):
+            return path.relative_to(here).as_posix()
+    return Path(argv[0]).name

@@ -47,7 +47,13 @@ EXIT_CODES: Final = """exit codes:
 """
 
 # Optional packages, and the extra that installs them.
-_EXTRAS: Final = {"psycopg": "postgres", "psycopg_pool": "postgres", "opentelemetry": "otel"}
+_EXTRAS: Final = {
+    "psycopg": "postgres",
+    "psycopg_pool": "postgres",
+    "opentelemetry": "otel",
+    "mcp": "mcp",
+    "mcp_types": "mcp",
+}
 
 
 class UsageError(SandboxError):

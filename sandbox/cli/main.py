@@ -11,6 +11,7 @@ from sandbox.cli.audit_cmd import add_audit_commands
 from sandbox.cli.chat_cmd import add_chat_command
 from sandbox.cli.db_cmd import add_db_commands
 from sandbox.cli.exits import EXIT_CODES, Parser, run_command
+from sandbox.cli.mcp_cmd import add_mcp_command
 from sandbox.cli.policy_cmd import add_policy_commands
 from sandbox.cli.store_cmd import add_store_commands
 
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_audit_commands(commands)
     add_db_commands(commands)
     add_attack_command(commands)
+    add_mcp_command(commands)
     return parser
 
 

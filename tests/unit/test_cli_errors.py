@@ -19,18 +19,20 @@ DOCUMENTED = {1, 2, 3}
 LEAKS = re.compile(
     r"Traceback|\[Errno|Error:.*Error|invalid _\w+ value|Broken pipe|File exists|<\w+ object|\.py\", line"
 )
-# Blocks the import of psycopg, as on a machine where the postgres extra is not installed.
-NO_PSYCOPG = """
+# Blocks the import of some packages, as on a machine where an extra is not installed.
+BLOCKER = """
 import importlib.abc, sys
 
 class _Blocked(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name.partition(".")[0] in ("psycopg", "psycopg_pool"):
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        if name.partition(".")[0] in {blocked!r}:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
         return None
 
 sys.meta_path.insert(0, _Blocked())
 """
+# The folder (a sitecustomize.py) each extra's packages are blocked by.
+WITHOUT = {"no-psycopg": ("psycopg", "psycopg_pool"), "no-mcp": ("mcp", "mcp_types")}
 # The connection pool waits 30 s for a server that never answers: one case stands for the
 # commands that open a PostgreSQL database (they share PostgresDatabase and its error).
 UNREACHABLE = "postgresql://nobody@127.0.0.1:1/none?connect_timeout=1"
@@ -114,6 +116,38 @@ CASES: dict[str, tuple[tuple[str, ...], str, bool, int]] = {
     "attack: missing file": (("attack", "--handler", "myapp/none.py:make", "--race-seconds", "0"), "null", True, 2),
     "attack: no such report folder": ((*ATTACK, "--families", "root", "--json", "no/r.json"), "null", True, 2),
     "attack: bad timeout": ((*ATTACK, "--timeout", "soon"), "null", True, 2),
+    "attack: --mcp-map without --mcp": ((*ATTACK, "--mcp-map", "filesystem"), "null", True, 2),
+    "attack: --mcp and --handler": ((*ATTACK, "--mcp", "memory-sandbox mcp --store file:{root}"), "null", True, 2),
+    "attack: --mcp without {root}": (("attack", "--mcp", "memory-sandbox mcp", "--race-seconds", "0"), "null", True, 2),
+    "attack: --mcp, unknown mapping file": (
+        ("attack", "--mcp", "server {root}", "--mcp-map", "missing.toml", "--race-seconds", "0"),
+        "null",
+        True,
+        2,
+    ),
+    "mcp: misspelt store": (("mcp", "--store", "file:./memroy"), "null", True, 2),
+    "mcp: unknown policy": (("mcp", "--policy", "nope"), "null", True, 2),
+    "mcp: bad port": (("mcp", "--http", "--port", "many"), "null", True, 2),
+    "mcp: tokens without --http": (("mcp", "--token-file", "tokens.toml"), "null", True, 2),
+    "mcp: token file readable by others": (
+        ("mcp", "--http", "--port", "0", "--token-file", "tokens.toml"),
+        "null",
+        True,
+        2,
+    ),
+    "mcp: token file and --scope": (
+        ("mcp", "--http", "--port", "0", "--token-file", "tokens.toml", "--scope", "bob"),
+        "null",
+        True,
+        2,
+    ),
+    "mcp: public address without tokens": (
+        ("mcp", "--http", "--host", "0.0.0.0", "--port", "0"),  # noqa: S104 - the refused bind under test
+        "null",
+        True,
+        2,
+    ),
+    "mcp: postgres without psycopg": (("mcp", "--store", UNREACHABLE), "null", False, 2),
 }
 
 
@@ -132,16 +166,25 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (here / "broken.toml").write_text("schema_version = [\n")
     (here / "ttl.toml").write_text('schema_version = 1\nid = "ttl"\nrevision = 1\n[retention]\nttl_days = 1\n')
     (here / "k.pub").write_text("not a key\n")
-    (here / "no-psycopg").mkdir()
-    (here / "no-psycopg" / "sitecustomize.py").write_text(NO_PSYCOPG)
+    tokens = here / "tokens.toml"
+    tokens.write_text('[tokens]\n"' + "t" * 32 + '" = "alice"\n')
+    tokens.chmod(0o644)  # readable by others: refused
+    for name, blocked in WITHOUT.items():
+        (here / name).mkdir()
+        (here / name / "sitecustomize.py").write_text(BLOCKER.format(blocked=blocked))
     return here
 
 
-def command(argv: tuple[str, ...], folder: Path, *, stdin: str, psycopg: bool) -> subprocess.CompletedProcess[str]:
+def command(
+    argv: tuple[str, ...], folder: Path, *, stdin: str, psycopg: bool, without: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The command run in ``folder``; ``without``: a key of WITHOUT (``psycopg=False`` is ``no-psycopg``)."""
     script = shutil.which("memory-sandbox") or str(Path(sys.executable).parent / "memory-sandbox")
     env = {key: value for key, value in os.environ.items() if key not in ("ANTHROPIC_API_KEY", "MEMORY_SANDBOX_POLICY")}
-    if not psycopg:
-        env["PYTHONPATH"] = str(folder / "no-psycopg")
+    env.pop("MEMORY_SANDBOX_MCP_TOKEN", None)
+    blocked = without or (None if psycopg else "no-psycopg")
+    if blocked is not None:
+        env["PYTHONPATH"] = str(folder / blocked)
     given = {"null": subprocess.DEVNULL, "closed": None, "no": None}[stdin]
     # "closed": the command starts with no stdin at all (as from `cmd <&-`).
     close_fds = stdin != "closed"
@@ -174,6 +217,15 @@ def test_missing_postgres_extra_is_named(folder: Path) -> None:
     """Without psycopg, PostgreSQL commands name the extra that installs it."""
     done = command(("db", "migrate", "--dsn", UNREACHABLE), folder, stdin="null", psycopg=False)
     assert "pip install 'memory-sandbox[postgres]'" in done.stderr
+
+
+def test_missing_mcp_extra_is_named(folder: Path) -> None:
+    """Without the mcp SDK, the MCP server and the MCP attack name the extra that installs it."""
+    for argv in (("mcp",), ("attack", "--mcp", "memory-sandbox mcp --store file:{root}", "--race-seconds", "0")):
+        done = command(argv, folder, stdin="null", psycopg=True, without="no-mcp")
+        assert done.returncode == 2, done.stderr
+        assert len(done.stderr.splitlines()) == 1, done.stderr
+        assert done.stderr.rstrip().endswith(": pip install 'memory-sandbox[mcp]'"), done.stderr
 
 
 def test_every_subcommand_has_a_bad_input_case() -> None:

@@ -53,6 +53,7 @@ def review_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 REVIEW_COMMANDS = [
     ("--help",),
+    ("mcp", "--help"),
     ("audit", "verify", "memory.audit.jsonl"),
     ("audit", "query", "memory.audit.jsonl", "--decision", "deny"),
     ("audit", "export", "memory.audit.jsonl", "--format", "csv"),
