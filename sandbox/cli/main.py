@@ -12,6 +12,7 @@ from sandbox.cli.audit_cmd import add_audit_commands
 from sandbox.cli.chat_cmd import add_chat_command
 from sandbox.cli.db_cmd import add_db_commands
 from sandbox.cli.policy_cmd import add_policy_commands
+from sandbox.cli.rescan_cmd import add_rescan_command
 from sandbox.cli.store_cmd import add_store_commands
 from sandbox.errors import SandboxError
 
@@ -31,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_audit_commands(commands)
     add_db_commands(commands)
     add_attack_command(commands)
+    add_rescan_command(commands)
     return parser
 
 
