@@ -81,7 +81,7 @@ def rescan(sandbox: Sandbox, *, apply: bool = False) -> RescanReport:
 
 
 def _findings(guard: SecretGuard, path: MemoryPath, data: bytes) -> list[Finding]:
-    return [finding for finding in guard.engine.find(data) if guard.action(finding.rule_id, path) != "allow"]
+    return [finding for finding in guard.find(data) if guard.action(finding.rule_id, path) != "allow"]
 
 
 def _redacted(guard: SecretGuard, path: MemoryPath, current: bytes) -> bytes:

@@ -11,13 +11,15 @@ the value.
 Modules: ``_re2`` (the RE2 binding, the one place its internals are used),
 ``_rules`` (compiled rules, findings, entropy, redaction), ``_packs`` (the pack
 format and loader), ``_keywords`` (finding keyword places), ``_engine`` (the
-scan), ``_examples`` (running the examples packs carry for their rules).
+scan), ``_hidden`` (invisible characters and encoded runs), ``_checksums`` (token
+checksums), ``_examples`` (running the examples packs carry for their rules).
 """
 
 from __future__ import annotations
 
 from sandbox.secrets._engine import ScanBudget, SecretEngine
 from sandbox.secrets._examples import ExampleFailure, check_examples
+from sandbox.secrets._hidden import Unwrapping, find_hidden
 from sandbox.secrets._keywords import NativeKeywords as _NativeKeywords  # noqa: F401 -- tests reach engine internals
 from sandbox.secrets._packs import RuleExamples, RulePack, load_pack
 from sandbox.secrets._re2 import compile_bytes as _compile_bytes  # noqa: F401 -- tests reach engine internals
@@ -33,7 +35,9 @@ __all__ = [
     "ScanBudget",
     "SecretEngine",
     "SecretRule",
+    "Unwrapping",
     "check_examples",
+    "find_hidden",
     "load_pack",
     "redact",
     "shannon_entropy",

@@ -327,7 +327,7 @@ def _scan_alone(rule: SecretRule, position: int, data: bytes, found: list[Findin
 
 def _record(rule: SecretRule, spans: list[tuple[int, int]], data: bytes, found: list[Finding]) -> None:
     start, end = spans[rule.secret_group]
-    if start < end and rule.accepts(data[start:end], data[spans[0][0] : spans[0][1]]):
+    if start < end and rule.accepts(data[start:end], data[spans[0][0] : start]):
         found.append(Finding(start, end, rule.id))
 
 

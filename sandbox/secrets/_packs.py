@@ -19,13 +19,14 @@ from typing import Annotated, Final, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sandbox.errors import PolicyError
+from sandbox.secrets._checksums import Checksum
 from sandbox.secrets._re2 import alternation, check_pattern, class_bytes, compile_pattern, one_byte_class
 from sandbox.secrets._rules import Action, SecretRule
 
 __all__ = ["PackModel", "RuleExamples", "RuleModel", "RulePack", "load_pack", "parse_pack"]
 
 _PACK_NAME: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
-_MAX_KEYWORD_OFFSET: Final = 64
+_MAX_KEYWORD_OFFSET: Final = 96
 
 
 # Syntax that hyperscan (which also reads after_keyword) could take more narrowly than RE2:
@@ -57,9 +58,13 @@ class ExamplesModel(_Model):
 class RuleModel(_Model):
     id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,63}$")]
     description: Annotated[str, Field(min_length=1)]
+    # Where the format is documented (the provider's own page, as a URL).
+    source: str = ""
     pattern: Annotated[Pattern, Field(min_length=1)]
     keywords: Strings = ()
     min_entropy: Annotated[float, Field(ge=0, le=8)] | None = None
+    # A checksum the format carries: a value whose checksum holds skips allowlists and entropy.
+    checksum: Checksum | None = None
     allowlist: Patterns = ()
     allowlist_match: Patterns = ()
     action: Action = "redact"
@@ -162,6 +167,7 @@ def parse_pack(text: str, source: str) -> RulePack:
             keyword_offset=rule.keyword_offset,
             after_keyword=None if rule.after_keyword is None else rule.after_keyword.encode("ascii"),
             before_keyword=b"" if rule.before_keyword is None else class_bytes(rule.before_keyword),
+            checksum=rule.checksum,
         )
         for rule in model.rules
     )

@@ -31,12 +31,14 @@ __all__ = [
     "keyword_pattern",
     "keyword_set",
     "locator",
+    "matches_whole",
     "native",
     "one_byte_class",
 ]
 
 UNANCHORED: Final = re2._re2.RE2.Anchor.UNANCHORED
 ANCHORED: Final = re2._re2.RE2.Anchor.ANCHOR_START
+_WHOLE: Final = re2._re2.RE2.Anchor.ANCHOR_BOTH
 Error: Final = re2.error
 
 # (anchor, text, start, end) -> the spans of the match and its groups; (-1, -1) for no match.
@@ -82,6 +84,11 @@ def native(compiled: Any) -> NativeMatch:
 def found_in(compiled: Any, data: bytes) -> bool:
     """Whether ``compiled`` matches anywhere in ``data``."""
     return bool(compiled._regexp.Match(UNANCHORED, data, 0, len(data))[0][0] >= 0)
+
+
+def matches_whole(compiled: Any, data: bytes) -> bool:
+    """Whether ``compiled`` matches all of ``data`` (never a part of it)."""
+    return bool(compiled._regexp.Match(_WHOLE, data, 0, len(data))[0][0] >= 0)
 
 
 def check_pattern(pattern: str) -> str:

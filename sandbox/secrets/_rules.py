@@ -7,7 +7,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple
 
-from sandbox.secrets._re2 import found_in
+from sandbox.secrets._checksums import CHECKSUMS, Checksum
+from sandbox.secrets._re2 import found_in, matches_whole
 
 __all__ = ["Action", "Finding", "SecretRule", "merge", "redact", "shannon_entropy"]
 
@@ -32,14 +33,24 @@ class SecretRule:
     keyword_offset: int | None = None
     after_keyword: bytes | None = None  # an RE2 pattern, as given
     before_keyword: bytes = b""  # the bytes of that class
+    checksum: Checksum | None = None
 
-    def accepts(self, value: bytes, match: bytes) -> bool:
-        """True when a found value is a real finding: not allowlisted, entropy high enough."""
-        # Cheapest first: allowlists are one search each; entropy needs the bytes counted.
+    def accepts(self, value: bytes, context: bytes) -> bool:
+        """True when a found value is a real finding: not allowlisted, entropy high enough.
+
+        ``value`` is the secret; ``context`` the part of the match before it (a
+        key name, say). A value allowlist must match the whole value, never a
+        part: a real key with ``-example`` after it is still a real key. A value
+        whose checksum holds is real whatever it looks like.
+        """
+        checksum = self.checksum
+        if checksum is not None and CHECKSUMS[checksum](value):
+            return True
+        # Cheapest first: allowlists are one match each; entropy needs the bytes counted.
         allowlist, allowlist_match = self.allowlist, self.allowlist_match
-        if allowlist is not None and found_in(allowlist, value):
+        if allowlist is not None and matches_whole(allowlist, value):
             return False
-        if allowlist_match is not None and found_in(allowlist_match, match):
+        if allowlist_match is not None and found_in(allowlist_match, context):
             return False
         minimum = self.min_entropy
         if minimum is None:
