@@ -106,16 +106,24 @@ def _least_entropy(length: int, distinct: int) -> float:
 
 
 def merge(findings: list[Finding]) -> list[Finding]:
-    """Overlapping findings become one, spanning both, named by the longer."""
+    """Overlapping findings become one, spanning both, named by the longer.
+
+    Of two as long, a provider's rule names it rather than a ``generic-*`` one
+    (``[REDACTED:github-pat]`` says more than the rule that saw a token in prose).
+    """
     merged: list[Finding] = []
     for finding in sorted(findings):
         if merged and finding.start < merged[-1].end:
             last = merged[-1]
-            longer = last if last.end - last.start >= finding.end - finding.start else finding
+            longer = last if _weight(last) >= _weight(finding) else finding
             merged[-1] = Finding(last.start, max(last.end, finding.end), longer.rule_id)
         else:
             merged.append(finding)
     return merged
+
+
+def _weight(finding: Finding) -> tuple[int, bool]:
+    return finding.end - finding.start, not finding.rule_id.startswith("generic-")
 
 
 def redact(data: bytes, findings: list[Finding], *, keep_lines: bool = False) -> bytes:
