@@ -55,7 +55,7 @@ class ScanBudget:
 
     bytes_per_byte: int = 8
     floor_bytes: int = 65536
-    ns_per_byte: int = 50
+    ns_per_byte: int = 150
     floor_ns: int = 20_000_000
     bytes_per_place: int = 16
     floor_places: int = 4096

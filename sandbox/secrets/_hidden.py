@@ -52,6 +52,7 @@ _HEX: Final = re.compile(rb"(?:[0-9a-fA-F]{2})+")
 _BASE64: Final = re.compile(rb"[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9_\-]+={0,2}")
 # Control characters other than tab, newline and carriage return: decoded bytes holding
 # them are binary, not text a secret would be written in.
+_TEXT_BYTES: Final = bytes(range(0x20, 0x7F)) + b"\t\n\r" + bytes(range(0x80, 0x100))
 _CONTROL: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
 
@@ -151,11 +152,13 @@ def _decodings(run: bytes) -> list[bytes]:
         for piece in run.strip(b"=.~-_").split(b"."):
             if len(piece) < MIN_RUN:
                 continue
-            if _HEX.fullmatch(piece):
+            # The first few characters tell binary from text: most runs are decoded no further.
+            if _HEX.fullmatch(piece) and _texty(bytes.fromhex(piece[:16].decode("ascii"))):
                 candidates.append(bytes.fromhex(piece.decode("ascii")))
             for match in _BASE64.finditer(piece):
-                if match.end() - match.start() >= MIN_RUN:
-                    candidates.append(_base64_decoded(match.group()))
+                value = match.group()
+                if len(value) >= MIN_RUN and _texty(_base64_decoded(value[:16])):
+                    candidates.append(_base64_decoded(value))
     return [text for text in candidates if text and _is_text(text)]
 
 
@@ -177,6 +180,11 @@ def _base64_decoded(value: bytes) -> bytes:
         return base64.b64decode(padded, validate=True)
     except (binascii.Error, ValueError):
         return b""
+
+
+def _texty(head: bytes) -> bool:
+    """Whether bytes hold only printable ASCII, tab, newline, carriage return or UTF-8 lead and trail bytes."""
+    return bool(head) and not head.translate(None, _TEXT_BYTES)
 
 
 def _is_text(decoded: bytes) -> bool:

@@ -63,6 +63,8 @@ class RuleModel(_Model):
     pattern: Annotated[Pattern, Field(min_length=1)]
     keywords: Strings = ()
     min_entropy: Annotated[float, Field(ge=0, le=8)] | None = None
+    # For values of 32 or more hex digits (at most 4 bits a character): a lower minimum.
+    min_entropy_hex: Annotated[float, Field(ge=0, le=4)] | None = None
     # A checksum the format carries: a value whose checksum holds skips allowlists and entropy.
     checksum: Checksum | None = None
     allowlist: Patterns = ()
@@ -161,6 +163,7 @@ def parse_pack(text: str, source: str) -> RulePack:
             secret_group=compile_pattern(rule.pattern).groupindex.get(b"secret", 0),
             keywords=tuple(keyword.encode("utf-8") for keyword in rule.keywords),
             min_entropy=rule.min_entropy,
+            min_entropy_hex=rule.min_entropy_hex,
             allowlist=alternation(model.allowlist + rule.allowlist),
             allowlist_match=alternation(rule.allowlist_match),
             group=f"{model.id}/{rule.group or rule.id}",

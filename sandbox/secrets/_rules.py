@@ -14,6 +14,7 @@ __all__ = ["Action", "Finding", "SecretRule", "merge", "redact", "shannon_entrop
 
 Action = Literal["redact", "reject", "allow"]
 _MARKER: Final = b"[REDACTED:%s]"
+_HEX_DIGITS: Final = b"0123456789abcdefABCDEF"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,8 @@ class SecretRule:
     after_keyword: bytes | None = None  # an RE2 pattern, as given
     before_keyword: bytes = b""  # the bytes of that class
     checksum: Checksum | None = None
+    # The minimum for a value of 32 or more hex digits, which carry at most 4 bits a character.
+    min_entropy_hex: float | None = None
 
     def accepts(self, value: bytes, context: bytes) -> bool:
         """True when a found value is a real finding: not allowlisted, entropy high enough.
@@ -53,6 +56,8 @@ class SecretRule:
         if allowlist_match is not None and found_in(allowlist_match, context):
             return False
         minimum = self.min_entropy
+        if self.min_entropy_hex is not None and len(value) >= 32 and not value.strip(_HEX_DIGITS):
+            minimum = self.min_entropy_hex
         if minimum is None:
             return True
         distinct = set(value)
