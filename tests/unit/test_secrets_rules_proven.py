@@ -10,6 +10,8 @@ must hold, so deleting a rule (and its examples with it) fails here too.
 
 from __future__ import annotations
 
+import tomllib
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -17,6 +19,7 @@ import pytest
 
 from sandbox.errors import PolicyError
 from sandbox.secrets import RulePack, SecretEngine, SecretRule, check_examples, load_pack
+from sandbox.secrets._checksums import crc32_base62
 
 PACK_NAMES = sorted(
     entry.name.removesuffix(".toml")
@@ -25,6 +28,13 @@ PACK_NAMES = sorted(
 )
 PACKS = {name: load_pack(name) for name in PACK_NAMES}
 RULES = [(pack, rule) for pack in PACKS.values() for rule in pack.rules]
+# The source of each rule, as the pack files give it (the compiled rule does not keep it).
+SOURCES = {
+    rule["id"]: rule.get("source", "")
+    for entry in (resources.files("policies") / "secrets").iterdir()
+    if entry.name.endswith(".toml")
+    for rule in tomllib.loads(entry.read_text(encoding="utf-8"))["rules"]
+}
 
 # Kept by hand: a rule removed from a pack (its examples with it) must show up here.
 SHIPPED_RULE_IDS = frozenset(
@@ -117,3 +127,38 @@ class TestExamplesFormat:
         with pytest.raises(PolicyError) as info:
             load_pack(path)
         assert f"mine.toml: {message}" in info.value.message
+
+
+class TestRuleMetadata:
+    @pytest.mark.parametrize("item", RULES, ids=rule_id)
+    def test_rule_names_its_source(self, item: tuple[RulePack, SecretRule]) -> None:
+        """Each shipped rule says where its format is documented (a URL, or generic: the syntax it reads)."""
+        source = SOURCES[item[1].id]
+        assert source.startswith(("https://", "generic: ")), source
+
+    @pytest.mark.parametrize("rule_id", ["github-pat", "github-oauth-token", "github-app-token", "npm-token"])
+    def test_checksummed_formats_declare_it(self, rule_id: str) -> None:
+        """GitHub and npm tokens carry a CRC32 checksum, and their rules check it."""
+        assert {rule.id: rule for _, rule in RULES}[rule_id].checksum == "crc32-base62"
+
+
+class TestChecksum:
+    TOKEN = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW11ySowm"
+
+    def test_valid_checksum_holds(self) -> None:
+        """The last six base62 digits are the CRC32 of the thirty random characters."""
+        assert crc32_base62(self.TOKEN.encode())
+
+    @pytest.mark.parametrize("at", [4, 20, 33, 39])
+    def test_any_changed_character_breaks_it(self, at: int) -> None:
+        """Changing one character of the body or of the checksum breaks it."""
+        token = self.TOKEN[:at] + ("x" if self.TOKEN[at] != "x" else "y") + self.TOKEN[at + 1 :]
+        assert not crc32_base62(token.encode())
+
+    def test_checksum_outweighs_entropy_and_allowlists(self) -> None:
+        """A token whose checksum holds is a finding even where entropy or an allowlist would drop it."""
+        rule = {rule.id: rule for _, rule in RULES}["github-pat"]
+        strict = replace(rule, min_entropy=7.9)
+        assert SecretEngine((strict,)).find(self.TOKEN.encode())
+        broken = self.TOKEN[:-1] + ("A" if self.TOKEN[-1] != "A" else "B")
+        assert SecretEngine((strict,)).find(broken.encode()) == []
