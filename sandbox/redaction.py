@@ -15,7 +15,7 @@ from sandbox.errors import PolicyError, SecretRejected
 from sandbox.globs import Glob
 from sandbox.paths import MemoryPath
 from sandbox.policy import Action, SecretsSection
-from sandbox.secrets import Finding, SecretEngine, SecretRule, load_pack, redact
+from sandbox.secrets import Finding, SecretEngine, SecretRule, find_hidden, load_pack, redact
 
 __all__ = ["SecretGuard"]
 
@@ -46,6 +46,10 @@ class SecretGuard:
     def __repr__(self) -> str:
         return f"SecretGuard({len(self._actions)} rules, {len(self._paths)} path overrides)"
 
+    def find(self, data: bytes) -> list[Finding]:
+        """Every secret in ``data``: also behind invisible characters and inside encoded runs."""
+        return find_hidden(self.engine, data)
+
     def action(self, rule_id: str, path: MemoryPath | None) -> Action:
         if path is not None:
             for glob, action in self._paths:
@@ -56,7 +60,7 @@ class SecretGuard:
     def scan_write(self, text: str, path: MemoryPath) -> tuple[str, tuple[Note, ...]]:
         """Text to store: secrets redacted, or :class:`SecretRejected` if a rule rejects one."""
         data = text.encode("utf-8")
-        findings = self.engine.find(data)
+        findings = self.find(data)
         if not findings:
             return text, ()
         actions = [(finding, self.action(finding.rule_id, path)) for finding in findings]
@@ -72,7 +76,7 @@ class SecretGuard:
         if not self.scan_reads:
             return text, ()
         data = text.encode("utf-8")
-        findings = [f for f in self.engine.find(data) if self.action(f.rule_id, path) != "allow"]
+        findings = [f for f in self.find(data) if self.action(f.rule_id, path) != "allow"]
         if not findings:
             return text, ()
         notes = tuple(Note(f"secret.{f.rule_id}", "redacted on read") for f in findings)
@@ -80,14 +84,14 @@ class SecretGuard:
 
     def check_path(self, path: MemoryPath) -> None:
         """A secret in a path cannot be redacted (it names the file): refuse the call."""
-        for finding in self.engine.find(str(path).encode("utf-8")):
+        for finding in self.find(str(path).encode("utf-8")):
             if self.action(finding.rule_id, path) != "allow":
                 raise SecretRejected(finding.rule_id, where="the path")
 
     def scrub(self, text: str) -> str:
         """Text with every secret found redacted, whatever the actions: for errors and logs."""
         data = text.encode("utf-8", "surrogatepass")
-        findings = self.engine.find(data)
+        findings = self.find(data)
         return redact(data, findings).decode("utf-8", "surrogatepass") if findings else text
 
 

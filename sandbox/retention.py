@@ -17,18 +17,20 @@ from sandbox.errors import PathDenied, SandboxError
 from sandbox.globs import Glob
 from sandbox.paths import ROOT, MemoryPath, is_canonical_name
 from sandbox.pipeline import Sandbox
-from sandbox.storage.base import StorageAdapter
+from sandbox.storage.base import Edit, StorageAdapter
 from sandbox.store import Store
 
-__all__ = ["ExpiryReport", "expire", "purge"]
+__all__ = ["ExpiryReport", "ManagedStorage", "expire", "managed_storage", "purge", "stored_files"]
 
 _DAY = 86_400.0
 
 
-class Storage(StorageAdapter, Protocol):
-    """A store retention can act on: the adapter contract and its one-call deletes."""
+class ManagedStorage(StorageAdapter, Protocol):
+    """A store the operator's tools act on: the adapter contract and its one-call writes."""
 
     def delete(self, path: MemoryPath) -> None: ...
+
+    def modify(self, path: MemoryPath, edit: Edit) -> bytes: ...
 
 
 @dataclass
@@ -39,13 +41,13 @@ class ExpiryReport:
     failed: list[str] = field(default_factory=list)
 
 
-def _storage(sandbox: Sandbox) -> Storage:
+def managed_storage(sandbox: Sandbox) -> ManagedStorage:
     if not isinstance(sandbox.backend, Store):
         raise SandboxError("Error: retention works on the sandbox's own stores, not on a wrapped handler")
-    return cast(Storage, sandbox.backend.storage)
+    return cast(ManagedStorage, sandbox.backend.storage)
 
 
-def _files(storage: Storage) -> Iterator[tuple[MemoryPath | None, str, float]]:
+def stored_files(storage: StorageAdapter) -> Iterator[tuple[MemoryPath | None, str, float]]:
     """Every file of a store: its path (None when no model path can name it), how to show it, last change."""
     for node in storage.tree(ROOT).nodes:
         if node.is_dir:
@@ -68,10 +70,10 @@ def expire(sandbox: Sandbox, now: float | None = None, *, dry_run: bool = False)
     section = sandbox.policy.retention
     rules = [(Glob(rule.glob), rule.ttl_days) for rule in section.rules]
     pinned = [Glob(glob) for glob in section.pinned]
-    storage = _storage(sandbox)
+    storage = managed_storage(sandbox)
     now = time.time() if now is None else now
     report = ExpiryReport()
-    for path, shown, modified in _files(storage):
+    for path, shown, modified in stored_files(storage):
         report.examined += 1
         if path is None:
             report.failed.append(sandbox.scrubbed((shown[:200],))[0])
@@ -97,7 +99,7 @@ def purge(sandbox: Sandbox) -> list[str]:
     Each top-level entry is deleted and recorded on its own; one that fails does not stop the rest
     (the caller then erases the store whole, and reports what remains).
     """
-    storage = _storage(sandbox)
+    storage = managed_storage(sandbox)
     with storage.scan(ROOT) as entries:
         names = [entry.name for entry in entries if is_canonical_name(entry.name)]
     deleted = []

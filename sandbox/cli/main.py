@@ -13,6 +13,7 @@ from sandbox.cli.db_cmd import add_db_commands
 from sandbox.cli.exits import EXIT_CODES, Parser, run_command
 from sandbox.cli.mcp_cmd import add_mcp_command
 from sandbox.cli.policy_cmd import add_policy_commands
+from sandbox.cli.rescan_cmd import add_rescan_command
 from sandbox.cli.store_cmd import add_store_commands
 
 __all__ = ["build_parser", "main"]
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_db_commands(commands)
     add_attack_command(commands)
     add_mcp_command(commands)
+    add_rescan_command(commands)
     return parser
 
 

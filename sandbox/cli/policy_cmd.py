@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sandbox.cli.common import add_policy_option, policy_from, readable_text
 from sandbox.cli.exits import UsageError
+
+if TYPE_CHECKING:
+    from sandbox.explain import CaseResult
 
 __all__ = ["add_policy_commands"]
 
@@ -26,8 +31,8 @@ def add_policy_commands(commands: argparse._SubParsersAction[argparse.ArgumentPa
     add_policy_option(why)
     why.add_argument("input", help='the tool input as JSON, e.g. \'{"command": "view", "path": "/memories"}\'')
     why.set_defaults(handler=_explain)
-    test = sub.add_parser("test", help="run policy test cases written in TOML")
-    test.add_argument("files", nargs="+", type=Path)
+    test = sub.add_parser("test", help="run policy test cases, or the examples of secret rule packs, written in TOML")
+    test.add_argument("files", nargs="+", type=Path, help="test case files, or rule pack files (their rules' examples)")
     test.set_defaults(handler=_test)
 
 
@@ -83,9 +88,41 @@ def _explain(args: argparse.Namespace) -> int:
 def _test(args: argparse.Namespace) -> int:
     from sandbox.explain import run_tests  # noqa: PLC0415 - lazy: start-up
 
-    results = [result for path in args.files for result in run_tests(readable_text(path))]
+    results = [
+        result
+        for path in args.files
+        for result in (_pack_examples(path) if _is_pack(readable_text(path)) else run_tests(path))
+    ]
     for result in results:
         print(f"{'PASS' if result.passed else 'FAIL'}: {result.file}: {result.name}: {result.detail}")
     failed = sum(not result.passed for result in results)
     print(f"{len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def _is_pack(path: Path) -> bool:
+    """A secret rule pack (``[[rules]]``, no ``[[cases]]``); anything else is read as a test file."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False  # run_tests reports what is wrong with it
+    return "rules" in data and "cases" not in data
+
+
+def _pack_examples(path: Path) -> list[CaseResult]:
+    """One result per rule: its examples, run with the rule alone."""
+    from sandbox.explain import CaseResult  # noqa: PLC0415 - lazy: start-up
+    from sandbox.secrets import check_examples, load_pack  # noqa: PLC0415 - lazy: start-up
+
+    pack = load_pack(path)
+    _, failures = check_examples(pack)
+    results = []
+    for rule in pack.rules:
+        examples = pack.examples.get(rule.id)
+        if examples is None:
+            results.append(CaseResult(path.name, rule.id, False, "no examples: give it [rules.examples]"))
+            continue
+        wrong = [str(failure) for failure in failures if failure.rule_id == rule.id]
+        count = len(examples.positive) + len(examples.negative)
+        results.append(CaseResult(path.name, rule.id, not wrong, "; ".join(wrong) or f"{count} examples"))
+    return results

@@ -50,6 +50,9 @@ CASES: dict[str, tuple[tuple[str, ...], str, bool, int]] = {
     "replay: unknown policy": (("replay", "session.jsonl", "--policy", "nope"), "null", True, 2),
     "replay: broken policy": (("replay", "session.jsonl", "--policy", "broken.toml"), "null", True, 2),
     "replay: postgres without psycopg": (("replay", "session.jsonl", "--store", UNREACHABLE), "null", False, 2),
+    "rescan: misspelt store": (("rescan", "--store", "file:./memroy"), "null", True, 2),
+    "rescan: unknown policy": (("rescan", "--policy", "nope"), "null", True, 2),
+    "rescan: postgres without psycopg": (("rescan", "--store", UNREACHABLE), "null", False, 2),
     "expire: bad time": (("expire", "--now", "yesterday"), "null", True, 2),
     "expire: no store": (("expire", "--store", "file:nowhere", "--policy", "ttl.toml"), "null", True, 2),
     "expire: unknown scope": (

@@ -1,0 +1,88 @@
+"""Apply the current secret rules to what a store already holds.
+
+Rule packs change: a rule added today should protect the notes written
+yesterday. :func:`rescan` reads every file of a sandbox's store with the
+sandbox's own secret rules and reports what it finds (rule ids and counts,
+never a value); with ``apply`` it redacts each file in place, every change
+recorded as a decision (intent before the change), like expiry and purge.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from dataclasses import dataclass, field
+
+from sandbox.decision import Note
+from sandbox.errors import PolicyError
+from sandbox.paths import MemoryPath
+from sandbox.pipeline import Sandbox
+from sandbox.redaction import SecretGuard
+from sandbox.retention import managed_storage, stored_files
+from sandbox.secrets import Finding, redact
+
+__all__ = ["FileFindings", "RescanReport", "rescan"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileFindings:
+    """The secrets found in one stored file: how many of each rule."""
+
+    path: str
+    rules: dict[str, int]
+    redacted: bool = False
+
+
+@dataclass
+class RescanReport:
+    examined: int = 0
+    skipped: list[str] = field(default_factory=list)  # not UTF-8 text: not scanned
+    found: list[FileFindings] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # redaction refused or failed (recorded)
+
+
+def rescan(sandbox: Sandbox, *, apply: bool = False) -> RescanReport:
+    """Scan every stored file with the sandbox's secret rules; with ``apply``, redact what they find.
+
+    What a rule's action allows for a path (``allow``) is reported by no one and
+    left alone; everything else found is redacted, as a write would have been
+    (a ``reject`` rule cannot refuse what is already stored, so it redacts).
+    """
+    guard = sandbox.secrets
+    if guard is None:
+        raise PolicyError("secret scanning is off in this policy ([secrets] enabled = false)")
+    storage = managed_storage(sandbox)
+    report = RescanReport()
+    for path, raw, _ in list(stored_files(storage)):
+        report.examined += 1
+        shown = guard.scrub(raw)  # a rule added since may find a secret in a name
+        if path is None:
+            report.skipped.append(shown[:200])  # a name no model path can address
+            continue
+        data = storage.read(path)
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            report.skipped.append(shown)
+            continue
+        rules = Counter(finding.rule_id for finding in _findings(guard, path, data))
+        if not rules:
+            continue
+        done = False
+        if apply:
+            note = Note("secret.rescan", "redacted by rescan: " + ", ".join(sorted(rules)))
+            edit = functools.partial(_redacted, guard, path)
+            done = sandbox.administer("rescan", path, functools.partial(storage.modify, path, edit), note)
+            if not done:
+                report.failed.append(shown)
+        report.found.append(FileFindings(shown, dict(sorted(rules.items())), done))
+    return report
+
+
+def _findings(guard: SecretGuard, path: MemoryPath, data: bytes) -> list[Finding]:
+    return [finding for finding in guard.find(data) if guard.action(finding.rule_id, path) != "allow"]
+
+
+def _redacted(guard: SecretGuard, path: MemoryPath, current: bytes) -> bytes:
+    """The file's bytes as they are at the moment of the change, redacted."""
+    return redact(current, _findings(guard, path, current))
