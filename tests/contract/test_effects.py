@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import re
 import subprocess
 import sys
@@ -28,6 +27,7 @@ from sandbox.storage import InMemoryStorage, LocalStorage, Usage
 from sandbox.storage.base import StorageAdapter
 from sandbox.storage.postgres import PostgresDatabase
 from sandbox.storage.sqlite import SQLiteDatabase
+from tests.trees import plant_chain
 
 BASE = 'schema_version = 1\nid = "effects"\nrevision = 1\n'
 KEY = "sk-ant-api03-" + "Q7x" * 31 + "AA"  # the shape of an Anthropic API key
@@ -267,14 +267,7 @@ def test_deep_and_wide_trees_open_count_and_erase_with_few_descriptors(tmp_path:
     root = tmp_path / "store"
     for i in range(1100):
         (root / "wide" / f"d{i}").mkdir(parents=True)
-    fd = os.open(root, os.O_RDONLY)
-    for _ in range(1100):
-        os.mkdir("a", dir_fd=fd)
-        child = os.open("a", os.O_RDONLY, dir_fd=fd)
-        os.close(fd)
-        fd = child
-    os.close(os.open("f.md", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=fd))
-    os.close(fd)
+    plant_chain(root, 1100, "a")
     script = (
         "import resource, sys\n"
         "resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))\n"

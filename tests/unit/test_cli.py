@@ -13,6 +13,7 @@ import pytest
 
 from sandbox import __version__
 from sandbox.policy import load_policy
+from tests.trees import plant_chain
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -220,14 +221,7 @@ class TestRetentionCli:
         (scope / "ok.md").parent.mkdir(parents=True)
         (scope / "ok.md").write_text("x")
         (scope / "bad:name").write_text("written by another tool")
-        fd = os.open(scope, os.O_RDONLY)
-        for _ in range(1100):  # deeper than any path string reaches: made one descriptor at a time
-            os.mkdir("d", dir_fd=fd)
-            child = os.open("d", os.O_RDONLY, dir_fd=fd)
-            os.close(fd)
-            fd = child
-        os.close(os.open("f.md", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=fd))
-        os.close(fd)
+        plant_chain(scope, 1100)
         result = run("purge", "--store", f"file://{tmp_path}/base", "--scope", "dave", "--yes")
         assert result.returncode == 0, result.stderr
         assert not scope.exists()
