@@ -126,6 +126,7 @@ class AccessRules:
 
     Judged on every path a call touches: a delete or rename of a folder acts on each path
     below it too, and a rename may not move a path the caller may not ``view`` to where it could.
+    A path the caller may not ``view`` cannot be named by any other command either, existing or not.
     """
 
     def __init__(self, rules: tuple[AccessRule, ...], default_effect: str) -> None:
@@ -156,6 +157,12 @@ class AccessRules:
             denied = self.refusal(command, path)
             if denied is not None:
                 raise denied
+        if command != "view":
+            for path in operation_paths(effect.op):
+                if self.refusal("view", path):
+                    # A path the caller may not view is one it may not name at all: were a create
+                    # there to answer "already exists", the answer would tell that a hidden file does.
+                    raise Denied(f"Error: Access denied: {command} of {path} is not allowed", rule_id="rules.hidden")
         if isinstance(effect.op, Rename):
             for old, new in effect.moved():
                 if new is not None and self.refusal("view", old) and not self.refusal("view", new):

@@ -4,14 +4,25 @@
 root, planted links inside) and tells what changed; :mod:`corpus` generates the
 attacks; :mod:`worker` runs the handler in a process of its own; :mod:`race` swaps
 folders for symlinks while the handler works; :mod:`runner` puts it together and
-:mod:`report` renders the results; :mod:`targets` are the handlers we attack in CI.
+:mod:`sequences` composes calls into multi-call attacks; :mod:`report` renders the results;
+:mod:`targets` are the handlers we attack in CI.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["FAMILIES"]
+__all__ = ["FAMILIES", "SEQUENCES"]
+
+#: The multi-call families (:mod:`sequences`): compositions of calls, judged on what they leave.
+SEQUENCES: Final = (
+    "nested_renames",
+    "folder_flood",
+    "oracle_redacted",
+    "oracle_hidden",
+    "ancestor_moves",
+    "twin_names",
+)
 
 #: Every attack family, in the order they run; ``--families`` takes any of them.
 #: Kept here, free of imports, so the command line checks a typo before loading anything
@@ -45,5 +56,6 @@ FAMILIES: Final = (
     "short_names_streams",
     "root",
     "malformed",
+    *SEQUENCES,
     "race",
 )

@@ -10,11 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sandbox.attack.race import RaceResult
+from sandbox.attack.sequences import SEQUENCE_FAMILIES
 
-__all__ = ["CATEGORIES", "Finding", "Results", "render_junit", "render_text", "to_json"]
+__all__ = ["ALWAYS_FAILING", "CATEGORIES", "Finding", "Results", "failing", "render_junit", "render_text", "to_json"]
 
-#: What a case can count as, worst first. "escape" fails a run; the others fail it with --strict.
-CATEGORIES: Final = ("escape", "accepted", "crash", "hang", "disclosure")
+#: What a case can count as, worst first. "escape" and "bypass" fail a run; the others fail it with --strict.
+CATEGORIES: Final = ("escape", "bypass", "accepted", "unguarded", "crash", "hang", "disclosure")
+#: What fails a run without --strict: out of /memories, or past the handler's own refusals.
+ALWAYS_FAILING: Final = ("escape", "bypass")
 _EXAMPLES_PER_CATEGORY: Final = 25
 #: Findings kept one by one (for SARIF); code scanning shows at most 5,000 results of a run.
 _FINDINGS_KEPT: Final = 5_000
@@ -52,7 +55,7 @@ class Results:
         counter["cases"] += 1
         for category, why in categories.items():
             counter[category] += 1
-            if category not in CATEGORIES:  # a case not run (unsupported): counted, not a finding
+            if category not in CATEGORIES:  # a case not run (unsupported, skipped): counted, not a finding
                 pass
             elif len(self.findings) < _FINDINGS_KEPT:
                 self.findings.append(Finding(family, slot, category, _short(command), why))
@@ -78,8 +81,7 @@ class Results:
         return sorted({family for family, _ in self.counts})
 
     def failed(self, *, strict: bool) -> bool:
-        categories = CATEGORIES if strict else ("escape",)
-        return any(self.total(category) for category in categories)
+        return any(self.total(category) for category in failing(strict=strict))
 
     def by(self, index: int) -> dict[str, Counter[str]]:
         """Counts grouped by family (0) or by command slot (1)."""
@@ -98,25 +100,33 @@ class Results:
         return count + (1 if self.race is not None and self.race.escaped else 0)
 
 
+def failing(*, strict: bool) -> tuple[str, ...]:
+    """The categories that fail a run."""
+    return CATEGORIES if strict else ALWAYS_FAILING
+
+
 def _short(command: Any) -> str:
     text = json.dumps(command, ensure_ascii=True, default=str)
     return text if len(text) <= 160 else text[:150] + f"... ({len(text):,} chars)"
 
 
 def render_text(results: Results, *, strict: bool) -> str:
+    sequences = [family for family in results.families if family in SEQUENCE_FAMILIES]
+    store = " keeping memory in a store of its own" if results.description.get("store") else ""
     lines = [
-        f"memory-sandbox attack: {results.handler} ({results.description.get('type', '?')})",
+        f"memory-sandbox attack: {results.handler} ({results.description.get('type', '?')}){store}",
         f"{results.cases:,} cases ({results.payloads:,} hostile paths in every path slot of the 6 commands"
         + (", the root in every spelling" if "root" in results.families else "")
         + (", malformed input" if "malformed" in results.families else "")
+        + (f", {len(sequences)} multi-call families" if sequences else "")
         + f") in {len(results.families)} families, {results.seconds:.1f} s",
     ]
     totals = {category: results.total(category) for category in CATEGORIES}
     verdict = "FAIL" if results.failed(strict=strict) else "PASS"
     lines.append(
-        f"{verdict}: {totals['escape']} real escapes, {totals['accepted']} attacks accepted, "
-        f"{totals['crash']} crashes, {totals['hang']} hangs, {totals['disclosure']} host-path disclosures"
-        + (" (--strict)" if strict else "")
+        f"{verdict}: {totals['escape']} real escapes, {totals['bypass']} bypasses, {totals['accepted']} attacks "
+        f"accepted, {totals['unguarded']} unguarded, {totals['crash']} crashes, {totals['hang']} hangs, "
+        f"{totals['disclosure']} host-path disclosures" + (" (--strict)" if strict else "")
     )
     if results.total("unsupported"):
         lacking = results.description.get("unsupported") or []
@@ -124,14 +134,18 @@ def render_text(results: Results, *, strict: bool) -> str:
         if results.by(0).get("malformed", Counter())["unsupported"]:
             reasons.append("some malformed input cannot be sent as an MCP tool call")
         lines.append(f"unsupported: {results.total('unsupported'):,} cases not run ({'; '.join(reasons)})")
+    if results.total("skipped"):
+        lines.append(f"skipped: {results.total('skipped')} multi-call cases had nothing to attack "
+                     "(no planted file is read-only or hidden from view)")  # fmt: skip
     lines.append("")
-    header = f"{'family':<22}{'cases':>7}{'escapes':>9}{'accepted':>10}{'crashes':>9}{'hangs':>7}{'disclosures':>13}"
+    header = (f"{'family':<22}{'cases':>7}{'escapes':>9}{'bypasses':>10}{'accepted':>10}{'unguarded':>11}"
+              f"{'crashes':>9}{'hangs':>7}{'disclosures':>13}")  # fmt: skip
     for title, grouped in (("by family", results.by(0)), ("by command", results.by(1))):
         lines += [title, header]
         for name, counter in grouped.items():
             lines.append(
-                f"{name:<22}{counter['cases']:>7}{counter['escape']:>9}{counter['accepted']:>10}"
-                f"{counter['crash']:>9}{counter['hang']:>7}{counter['disclosure']:>13}"
+                f"{name:<22}{counter['cases']:>7}{counter['escape']:>9}{counter['bypass']:>10}{counter['accepted']:>10}"
+                f"{counter['unguarded']:>11}{counter['crash']:>9}{counter['hang']:>7}{counter['disclosure']:>13}"
             )
         lines.append("")
     race = results.race
@@ -173,6 +187,8 @@ def to_json(results: Results, *, strict: bool) -> dict[str, Any]:
         "payloads": results.payloads,
         "totals": {category: results.total(category) for category in CATEGORIES},
         "unsupported": {"cases": results.total("unsupported"), "commands": results.description.get("unsupported", [])},
+        "skipped": results.total("skipped"),
+        "store": results.description.get("store", "the root on disk"),
         "families": {name: dict(counter) for name, counter in results.by(0).items()},
         "commands": {name: dict(counter) for name, counter in results.by(1).items()},
         "race": None
@@ -203,11 +219,11 @@ def _xml(text: str) -> str:
 
 def render_junit(results: Results, *, strict: bool) -> str:
     """One test case per family and command slot (and the race); a failure where it counts."""
-    failing = CATEGORIES if strict else ("escape",)
+    failing_here = failing(strict=strict)
     cases: list[str] = []
     failures = 0
     for (family, slot), counter in sorted(results.counts.items()):
-        bad = {category: counter[category] for category in failing if counter[category]}
+        bad = {category: counter[category] for category in failing_here if counter[category]}
         body = ""
         if bad:
             failures += 1

@@ -13,6 +13,7 @@ from pathlib import Path
 from sandbox.attack.corpus import Case, cases, payloads
 from sandbox.attack.race import run_race
 from sandbox.attack.report import Results
+from sandbox.attack.sequences import SEQUENCE_FAMILIES, run_family
 from sandbox.attack.worker import HandlerWorker, WorkerFailed
 from sandbox.attack.world import ENV_CANARY, World
 
@@ -48,15 +49,22 @@ def run_attack(
         worker_env = {**(env or {}), ENV_CANARY: world.env_canary}
         worker = HandlerWorker(spec, world.root, world.cwd, worker_env, timeout=timeout)
         try:
-            _probe(world, worker)
+            on_disk = _probe(world, worker)
             world.settle()
-            results = Results(handler=label or spec, description=worker.description)
+            description = worker.description if on_disk else {**worker.description, "store": "its own"}
+            results = Results(handler=label or spec, description=description)
             results.payloads = sum(1 for p in payloads(world) if families is None or p.family in families)
             planned = list(cases(world, families))
+            sequences = [name for name in SEQUENCE_FAMILIES if families is None or name in families]
+            total = len(planned) + len(sequences)
             for done, case in enumerate(planned, 1):
                 _run_case(world, worker, results, case)
-                if progress is not None and (done % 100 == 0 or done == len(planned)):
-                    progress(done, len(planned), results)
+                if progress is not None and (done % 100 == 0 or done == total):
+                    progress(done, total, results)
+            for done, name in enumerate(sequences, len(planned) + 1):
+                _run_sequence(world, worker, results, name, on_disk=on_disk)
+                if progress is not None:
+                    progress(done, total, results)
             if race_seconds > 0 and (families is None or "race" in families):
                 results.race = run_race(world, worker, race_seconds)
             results.worker_restarts = worker.restarts
@@ -97,6 +105,15 @@ def _run_case(world: World, worker: HandlerWorker, results: Results, case: Case)
             world.settle()
 
 
+def _run_sequence(world: World, worker: HandlerWorker, results: Results, name: str, *, on_disk: bool) -> None:
+    """One multi-call family, then the world and the handler as they were (a store of its own: new)."""
+    for outcome in run_family(name, world, worker.call, on_disk=on_disk):
+        results.add(name, outcome.slot, outcome.summary, outcome.categories)
+    world.restore()
+    worker.restart()
+    world.settle()
+
+
 def _strings(value: object) -> list[str]:
     """Every string in a tool input (what the attacker wrote)."""
     if isinstance(value, str):
@@ -108,17 +125,22 @@ def _strings(value: object) -> list[str]:
     return []
 
 
-def _probe(world: World, worker: HandlerWorker) -> None:
-    """Check that the handler maps /memories onto the root: create a file through it and find it there."""
+def _probe(world: World, worker: HandlerWorker) -> bool:
+    """Check that the handler maps /memories onto the root, or keeps it in a store of its own.
+
+    Create a file through it and find it in the root (True), or nowhere on disk but in the
+    handler's own ``view`` of it (False: a database store); anywhere else is a mistake.
+    """
     name = f"probe-{secrets.token_hex(6)}.md"
     content = f"probe {secrets.token_hex(8)}\n"
-    status, text = worker.call({"command": "create", "path": f"/memories/{name}", "file_text": content})
+    path = f"/memories/{name}"
+    status, text = worker.call({"command": "create", "path": path, "file_text": content})
     expected = world.root / name
     if expected.is_file() and expected.read_text() == content:
-        worker.call({"command": "delete", "path": f"/memories/{name}"})
+        worker.call({"command": "delete", "path": path})
         if expected.exists():
             expected.unlink()
-        return
+        return True
     found = [Path(top) / name for top, _, files in os.walk(world.base) if name in files]  # links not followed
     if found:
         where = found[0].parent
@@ -126,9 +148,10 @@ def _probe(world: World, worker: HandlerWorker) -> None:
             f"the factory maps /memories onto {where}, not onto the root it was given ({world.root}); "
             "factory(root) must return a handler whose /memories is root itself"
         )
-    raise ProbeFailed(
-        f"creating /memories/{name} through the handler left no file in its root ({status}: {text[:200]})"
-    )
+    if status == "ok" and content.strip() in worker.call({"command": "view", "path": path})[1]:
+        worker.call({"command": "delete", "path": path})
+        return False
+    raise ProbeFailed(f"creating {path} through the handler left no file in its root ({status}: {text[:200]})")
 
 
 def _remove_world(folder: Path) -> None:

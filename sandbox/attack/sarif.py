@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Final
 
-from sandbox.attack import FAMILIES
-from sandbox.attack.report import CATEGORIES, Finding, Results
+from sandbox.attack import FAMILIES, SEQUENCES
+from sandbox.attack.report import ALWAYS_FAILING, Finding, Results, failing
 
 __all__ = ["SARIF_SCHEMA", "render_sarif", "rule_id"]
 
@@ -49,9 +49,23 @@ _OTHER: Final = {
     "root": "Deleting, renaming or replacing /memories itself",
     "malformed": "Malformed tool input (wrong types, missing fields, unknown commands)",
     "race": "Folders swapped for symbolic links while the handler works",
+    "nested_renames": "Folders renamed into each other until a file is deeper than any create may go",
+    "folder_flood": "Renames that leave an empty folder behind each time",
+    "oracle_redacted": "Edits that guess at a key view redacts",
+    "oracle_hidden": "Commands that name a file view hides",
+    "ancestor_moves": "Moves and deletes of the folders around a read-only file",
+    "twin_names": "Names that differ from an existing one only in case or in look-alike letters",
 }
 # GitHub ranks security results by this score (0-10): an escape is critical; the rest matter with --strict.
-_SEVERITY: Final = {"escape": "9.8", "accepted": "5.0", "disclosure": "5.0", "crash": "4.0", "hang": "4.0"}
+_SEVERITY: Final = {
+    "escape": "9.8",
+    "bypass": "8.1",
+    "accepted": "5.0",
+    "unguarded": "5.0",
+    "disclosure": "5.0",
+    "crash": "4.0",
+    "hang": "4.0",
+}
 
 
 def rule_id(family: str) -> str:
@@ -66,19 +80,23 @@ def _describe(family: str) -> str:
 
 def _rule(family: str) -> dict[str, Any]:
     text = _describe(family)
+    if family in SEQUENCES:
+        full, tags = f"{text}: no sequence of calls may get what the handler refuses to one.", ["multi-call"]
+    else:
+        full, tags = f"{text}: the handler must refuse the call and touch nothing outside its root.", ["path-traversal"]
     return {
         "id": rule_id(family),
         "name": "".join(part.capitalize() for part in family.split("_")),
         "shortDescription": {"text": text},
-        "fullDescription": {"text": f"{text}: the handler must refuse the call and touch nothing outside its root."},
+        "fullDescription": {"text": full},
         "help": {"text": "Canonicalise every path before use and contain it in the root; see the attack gate docs."},
         "defaultConfiguration": {"level": "error"},
-        "properties": {"tags": ["security", "path-traversal"], "security-severity": _SEVERITY["escape"]},
+        "properties": {"tags": ["security", *tags], "security-severity": _SEVERITY["escape"]},
     }
 
 
 def _result(finding: Finding, index: int, location: dict[str, Any], *, strict: bool) -> dict[str, Any]:
-    level = "error" if finding.category == "escape" or strict else "warning"
+    level = "error" if finding.category in ALWAYS_FAILING or strict else "warning"
     key = f"{finding.family}\0{finding.command}\0{finding.category}\0{finding.input}".encode()
     return {
         "ruleId": rule_id(finding.family),
@@ -103,7 +121,7 @@ def render_sarif(results: Results, *, strict: bool, handler_uri: str, version: s
         "physicalLocation": {"artifactLocation": {"uri": handler_uri, "uriBaseId": "%SRCROOT%"}},
         "logicalLocations": [{"fullyQualifiedName": results.handler, "kind": "function"}],
     }
-    categories = CATEGORIES if strict else ("escape",)
+    categories = failing(strict=strict)
     found = [finding for finding in results.findings if finding.category in categories]
     sarif_results = [_result(f, index[f.family], location, strict=strict) for f in found]
     race = results.race

@@ -7,6 +7,9 @@
     <base>/a/b/CANARY-…
     <base>/a/b/memories/                 the root the handler maps /memories onto
         seed.md, notes/keep.md           ordinary memory (must survive every attack)
+        keys/service.md                  an API key (a careful handler redacts it from view)
+        policies/rules.md                a file a careful policy may make read-only
+        private/diary.md                 a file a careful policy may hide from view
         link-rel -> ../CANARY-…          symlinks out: relative, absolute, chained,
         link-abs -> <base>/a/CANARY-…    dangling (a write through it would create a
         chain-1 -> chain-2 -> ../../…    file outside), looping, and to a folder
@@ -76,6 +79,11 @@ class World:
     canaries: dict[str, str] = field(default_factory=dict)  # canary file relpath -> its content
     env_canary: str = field(default_factory=lambda: _token("ENVCANARY"))
     planted_outside_name: str = field(default_factory=lambda: _token("PLANTED") + ".txt")
+    #: The random body of the API key planted in ``keys/service.md``.
+    key: str = field(default_factory=lambda: "sk-ant-api03-" + secrets.token_urlsafe(70)[:93] + "AA")
+    #: Random words in ``policies/rules.md`` and ``private/diary.md``.
+    protected_token: str = field(default_factory=lambda: secrets.token_hex(12))
+    hidden_token: str = field(default_factory=lambda: secrets.token_hex(12))
     _plan: list[_Entry] = field(default_factory=list)
     _root_baseline: dict[str, tuple[object, ...]] = field(default_factory=dict)
 
@@ -83,6 +91,10 @@ class World:
     CWD: ClassVar[str] = "a/b/cwd"
     RACE: ClassVar[str] = "a/b/race-outside"
     SEEDS: ClassVar[dict[str, bytes]] = {"seed.md": b"seed memory: keep me\n", "notes/keep.md": b"ordinary note\n"}
+    #: Where the planted key, the protectable file and the hideable file are, below /memories.
+    KEYS: ClassVar[str] = "keys/service.md"
+    PROTECTED: ClassVar[str] = "policies/rules.md"
+    HIDDEN: ClassVar[str] = "private/diary.md"
 
     def __post_init__(self) -> None:
         self.base = self.base.resolve()
@@ -99,6 +111,8 @@ class World:
         self._canary(plan, f"{self.RACE}/sub", "inner", fixed_name="inner.txt")
         for name, content in self.SEEDS.items():
             plan.append(_Entry("file", f"{self.ROOT}/{name}", content))
+        for name, content in self.fixtures.items():
+            plan += [_Entry("dir", f"{self.ROOT}/{name.split('/')[0]}"), _Entry("file", f"{self.ROOT}/{name}", content)]
         level1 = next(p for p in self.canaries if p.startswith("a/b/CANARY-L1"))
         level2 = next(p for p in self.canaries if p.startswith("a/CANARY-L2"))
         level3 = next(p for p in self.canaries if p.startswith("CANARY-L3"))
@@ -121,6 +135,15 @@ class World:
         self.canaries[relpath] = content
         plan.append(_Entry("file", relpath, content.encode() + b"\n"))
         return relpath
+
+    @property
+    def fixtures(self) -> dict[str, bytes]:
+        """The planted files the multi-call families work on (relative to the root), and their content."""
+        return {
+            self.KEYS: f"# service credentials\nanthropic: {self.key}\n".encode(),
+            self.PROTECTED: f"rules: {self.protected_token}\n".encode(),
+            self.HIDDEN: f"diary: {self.hidden_token}\n".encode(),
+        }
 
     # places
 
@@ -218,12 +241,15 @@ class World:
         attacker wrote (and the handler echoed back, perhaps canonicalised) is no finding;
         canary contents always are, since no input holds them.
         """
+        return self.examine_output(output, given) + self.tree_changes()
+
+    def examine_output(self, output: str, given: Iterable[str] = ()) -> list[Finding]:
+        """What an output alone shows: canaries, the environment canary, host files and paths."""
         written = "\0".join(given)
         found = [Finding("escape", f"output shows {label}") for label in self._leaks(output, written)]
         host = str(self.base.parent)
         if host in output and host not in written:
             found.append(Finding("disclosure", "output shows a host path"))
-        found += self.tree_changes()
         return found
 
     def _leaks(self, output: str, written: str) -> Iterator[str]:
@@ -270,6 +296,16 @@ class World:
                 if any(token in data for token in tokens):
                     found.append(Finding("escape", f"a canary was pulled inside the root ({_label(relpath)})"))
         return found
+
+    def deepest(self) -> int:
+        """How many names below the root the deepest entry on disk has (0 for an empty root)."""
+        return max((relpath.count("/") - self.ROOT.count("/") for relpath, _ in self._walk(self.root, self.ROOT)),
+                   default=0)  # fmt: skip
+
+    def folders_below(self, relpath: str) -> int:
+        """How many folders there are below ``relpath`` (relative to the root) on disk."""
+        top = f"{self.ROOT}/{relpath}"
+        return sum(1 for _, signature in self._walk(self.base / top, top) if signature[0] == "dir")
 
     def root_changed(self) -> bool:
         """Whether anything inside the root differs from its baseline (an attack was carried out there)."""

@@ -146,25 +146,33 @@ class TestNoOracle:
         assert KEY[13:40] not in call(command="view", path="/memories/keys.md")[1]
         assert KEY[13:40].encode() not in planted.read(canonicalize("/memories/keys.md"))
 
-    def test_hidden_files_do_not_exist_for_edits(self, storage: StorageAdapter) -> None:
-        """A file a view rule hides answers an edit as a missing file, whether the guess is right or wrong."""
+    def test_hidden_files_cannot_be_named_by_any_command(self, storage: StorageAdapter) -> None:
+        """Every command on a path a view rule hides answers the same whether a file is there or not,
+        whatever the guess (a create there once answered "already exists"), and changes nothing."""
         hide = '[[rules]]\nid = "private"\neffect = "deny"\ncommands = ["view"]\npaths = ["/memories/private/**"]\n'
         storage.create(canonicalize("/memories/private/p.md"), b"the launch code is 0000\n")
+        storage.create(canonicalize("/memories/open.md"), b"open\n")
         call = caller(make(policy(hide), storage))
-        answers = {
-            call(command="str_replace", path="/memories/private/p.md", old_str=guess, new_str="y")[1].replace(
-                guess, "?"
-            )
-            for guess in ("launch code", "no such text")
-        }
-        answers.add(call(command="str_replace", path="/memories/private/none.md", old_str="x", new_str="y")[1]
-                    .replace("none.md", "p.md"))  # fmt: skip
-        assert len(answers) == 1 and "does not exist" in answers.pop()
-        assert call(command="insert", path="/memories/private/p.md", insert_line=99, insert_text="x")[0]
+
+        def answers(path: str) -> list[str]:
+            commands: list[dict[str, Any]] = [
+                {"command": "create", "path": path, "file_text": "x\n"},
+                {"command": "str_replace", "path": path, "old_str": "launch code", "new_str": "y"},
+                {"command": "str_replace", "path": path, "old_str": "no such text", "new_str": "y"},
+                {"command": "insert", "path": path, "insert_line": 0, "insert_text": "x\n"},
+                {"command": "delete", "path": path},
+                {"command": "rename", "old_path": path, "new_path": "/memories/out.md"},
+                {"command": "rename", "old_path": "/memories/open.md", "new_path": path},
+            ]
+            return [call(**command)[1].replace(path, "<path>") for command in commands]
+
+        assert answers("/memories/private/p.md") == answers("/memories/private/none.md")
+        assert all("Access denied" in answer for answer in answers("/memories/private/p.md"))
         assert "private" not in call(command="view", path="/memories")[1]
-        assert call(command="rename", old_path="/memories/private/p.md", new_path="/memories/p.md")[0]
         assert call(command="rename", old_path="/memories/private", new_path="/memories/open")[0]
         assert storage.read(canonicalize("/memories/private/p.md")) == b"the launch code is 0000\n"
+        assert storage.stat(canonicalize("/memories/private/none.md")) is None
+        assert storage.read(canonicalize("/memories/open.md")) == b"open\n"
 
 
 class TestAccessRulesOnEffects:

@@ -10,7 +10,8 @@ protected folders. After every step, on every store:
 - every path is within ``max_depth`` and ``max_path_bytes``;
 - usage equals a recount of what is stored and is within the quota, folders included;
 - the protected and hidden files are unchanged, and no answer shows the key or the hidden text;
-- a right and a wrong guess at hidden content get the same answer;
+- a right and a wrong guess at hidden content get the same answer, and any command naming the
+  hidden file gets the answer it gets naming a missing file beside it;
 - each call's decision record is bounded in size;
 - every store answers every call alike.
 
@@ -148,6 +149,27 @@ class Attacker(RuleBasedStateMachine):
                 for guess in (right, wrong)
             )
         ]
+        assert answers[0] == answers[1], answers
+
+    @rule(
+        command=st.sampled_from(
+            [
+                {"command": "create", "path": "<>", "file_text": "x\n"},
+                {"command": "rename", "old_path": "/memories/k.md", "new_path": "<>"},
+                {"command": "rename", "old_path": "<>", "new_path": "/memories/out.md"},
+                {"command": "str_replace", "path": "<>", "old_str": "launch", "new_str": "x"},
+                {"command": "insert", "path": "<>", "insert_line": 0, "insert_text": "x\n"},
+                {"command": "delete", "path": "<>"},
+            ]
+        )
+    )
+    def name_hidden(self, command: dict[str, Any]) -> None:
+        """A command naming a hidden file answers as one naming a missing file beside it (a create
+        there once answered "already exists")."""
+        answers = []
+        for path in ("/memories/h/secret.md", "/memories/h/none.md"):
+            aimed = {key: path if value == "<>" else value for key, value in command.items()}
+            answers.append(self._all(aimed)[1].replace(path, "<>"))
         assert answers[0] == answers[1], answers
 
     @invariant()

@@ -5,8 +5,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from sandbox.attack import FAMILIES
+from sandbox.attack import FAMILIES, SEQUENCES
 from sandbox.attack.corpus import cases
+from sandbox.attack.sequences import SEQUENCE_FAMILIES
 from sandbox.attack.world import World
 from tests.unit.test_cli import run
 
@@ -16,10 +17,11 @@ ATTACK = ("attack", "--race-seconds", "0", "--families", "dotdot")
 
 
 def test_families_match_the_corpus() -> None:
-    """The families --families accepts are exactly those the corpus generates, and the race."""
+    """The families --families accepts are exactly those the corpus generates, the multi-call ones, the race."""
     with tempfile.TemporaryDirectory() as folder:
         generated = {case.family for case in cases(World(Path(folder) / "world"))}
-    assert set(FAMILIES) == generated | {"race"}
+    assert SEQUENCES == SEQUENCE_FAMILIES
+    assert set(FAMILIES) == generated | set(SEQUENCES) | {"race"} and len(FAMILIES) == len(set(FAMILIES))
 
 
 def test_unknown_family_is_a_usage_error() -> None:
