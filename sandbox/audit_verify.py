@@ -99,6 +99,8 @@ def verify(
                     done += len(line)
                     if progress is not None and number % 20_000 == 0:
                         progress(done, total)
+        if progress is not None:
+            progress(total, total)
 
     try:
         chain = verify_lines(lines(), verifier, report)

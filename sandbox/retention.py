@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol, cast
 
@@ -23,6 +23,8 @@ from sandbox.store import Store
 __all__ = ["ExpiryReport", "ManagedStorage", "expire", "managed_storage", "purge", "stored_files"]
 
 _DAY = 86_400.0
+#: Told (done, total) as a long run goes (the command line draws a bar on a terminal).
+Progress = Callable[[int, int], None]
 
 
 class ManagedStorage(StorageAdapter, Protocol):
@@ -61,11 +63,14 @@ def stored_files(storage: StorageAdapter) -> Iterator[tuple[MemoryPath | None, s
         yield path, shown, node.modified
 
 
-def expire(sandbox: Sandbox, now: float | None = None, *, dry_run: bool = False) -> ExpiryReport:
+def expire(
+    sandbox: Sandbox, now: float | None = None, *, dry_run: bool = False, progress: Progress | None = None
+) -> ExpiryReport:
     """Delete every file whose time to live (``[retention]``) has passed; pinned globs are kept.
 
     One bad entry never stops the run: a file that cannot be deleted (or named) is reported as failed.
     ``dry_run``: list in ``deleted`` what would be deleted, and delete (and record) nothing.
+    ``progress(done, total)`` is called after each file.
     """
     section = sandbox.policy.retention
     rules = [(Glob(rule.glob), rule.ttl_days) for rule in section.rules]
@@ -73,7 +78,10 @@ def expire(sandbox: Sandbox, now: float | None = None, *, dry_run: bool = False)
     storage = managed_storage(sandbox)
     now = time.time() if now is None else now
     report = ExpiryReport()
-    for path, shown, modified in stored_files(storage):
+    files = list(stored_files(storage))
+    for path, shown, modified in files:
+        if progress is not None:
+            progress(report.examined, len(files))
         report.examined += 1
         if path is None:
             report.failed.append(sandbox.scrubbed((shown[:200],))[0])
@@ -90,22 +98,27 @@ def expire(sandbox: Sandbox, now: float | None = None, *, dry_run: bool = False)
         note = Note("retention.ttl", f"unchanged for more than {ttl} days")
         done = sandbox.administer("expire", path, functools.partial(storage.delete, path), note)
         (report.deleted if done else report.failed).append(str(path))
+    if progress is not None and files:
+        progress(len(files), len(files))
     return report
 
 
-def purge(sandbox: Sandbox) -> list[str]:
+def purge(sandbox: Sandbox, *, progress: Progress | None = None) -> list[str]:
     """Delete everything in the sandbox's store (an erasure request); return what was deleted.
 
     Each top-level entry is deleted and recorded on its own; one that fails does not stop the rest
-    (the caller then erases the store whole, and reports what remains).
+    (the caller then erases the store whole, and reports what remains). ``progress(done, total)``
+    is called after each entry.
     """
     storage = managed_storage(sandbox)
     with storage.scan(ROOT) as entries:
         names = [entry.name for entry in entries if is_canonical_name(entry.name)]
     deleted = []
-    for name in names:
+    for done, name in enumerate(names, 1):
         path = ROOT.child(name)
         note = Note("retention.purge", "erasure")
         if sandbox.administer("purge", path, functools.partial(storage.delete, path), note):
             deleted.append(str(path))
+        if progress is not None:
+            progress(done, len(names))
     return deleted

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from sandbox.attack import FAMILIES
 from sandbox.cli.exits import UsageError
+from sandbox.cli.progress import progress_bar
 
 if TYPE_CHECKING:
     from sandbox.attack.report import Results
@@ -93,11 +94,8 @@ def _caller_relative(spec: str) -> str:
     return f"{path.resolve()}:{name}"
 
 
-def _progress(done: int, total: int, results: Results) -> None:
-    filled = round(30 * done / max(total, 1))
-    escapes = results.total("escape")
-    print(f"\rattacking [{'#' * filled}{'.' * (30 - filled)}] {done:,}/{total:,} cases, {escapes} escapes",
-          end="" if done < total else "\n", file=sys.stderr, flush=True)  # fmt: skip
+def _found(results: Results) -> str:
+    return f"cases, {results.total('escape')} escapes, {results.total('bypass')} bypasses"
 
 
 def _attack(args: argparse.Namespace) -> int:
@@ -116,6 +114,7 @@ def _attack(args: argparse.Namespace) -> int:
     for option, path in (("--json", args.json), ("--junit-xml", args.junit_xml), ("--sarif", args.sarif)):
         if path is not None and not path.absolute().parent.is_dir():
             raise UsageError(f"{option}: the folder of {path} does not exist")
+    bar = progress_bar("attacking")
     try:
         results = run_attack(
             spec,
@@ -124,7 +123,7 @@ def _attack(args: argparse.Namespace) -> int:
             race_seconds=args.race_seconds,
             timeout=args.timeout,
             families=args.families,
-            progress=_progress if sys.stderr.isatty() else None,
+            progress=None if bar is None else lambda done, total, results: bar(done, total, _found(results)),
         )
     except (ProbeFailed, WorkerFailed) as exc:
         hint = ""

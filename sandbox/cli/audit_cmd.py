@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from sandbox.cli.common import iso_time
 from sandbox.cli.exits import UsageError
+from sandbox.cli.progress import progress_bar
 
 if TYPE_CHECKING:
     from sandbox.audit_review import Filters
@@ -139,18 +140,13 @@ def _filters(args: argparse.Namespace) -> Filters:
 def _checked_file(args: argparse.Namespace) -> VerifyReport:
     from sandbox.audit_verify import verify  # noqa: PLC0415 - lazy: start-up
 
-    show = sys.stderr.isatty() and args.log.exists() and args.log.stat().st_size >= _PROGRESS_FROM
-
-    def progress(done: int, total: int) -> None:
-        if show:
-            filled = round(30 * done / max(total, 1))
-            print(f"\rverifying [{'#' * filled}{'.' * (30 - filled)}] {done * 100 // max(total, 1)}%",
-                  end="", file=sys.stderr)  # fmt: skip
-
-    report = verify(args.log, witness=args.witness, key_file=args.key, progress=progress)
-    if show:
-        print(file=sys.stderr)
-    return report
+    big = args.log.exists() and args.log.stat().st_size >= _PROGRESS_FROM
+    bar = progress_bar("verifying") if big else None
+    try:
+        return verify(args.log, witness=args.witness, key_file=args.key, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _verify(args: argparse.Namespace, source: _Source) -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from sandbox.cli.progress import progress_bar
+
 __all__ = ["add_db_commands"]
 
 
@@ -25,7 +27,10 @@ def _migrate(args: argparse.Namespace) -> int:
     from sandbox.storage.postgres import PostgresDatabase, describe_dsn  # noqa: PLC0415 - psycopg only when asked for
 
     with PostgresDatabase(args.dsn, max_size=1, migrate=False) as database:
-        applied = database.migrate(row_security=None if args.row_security is None else args.row_security == "on")
+        applied = database.migrate(
+            row_security=None if args.row_security is None else args.row_security == "on",
+            progress=progress_bar("migrating"),
+        )
     target = describe_dsn(args.dsn)
     print(f"applied {', '.join(applied)} to {target}" if applied else f"schema of {target} is up to date")
     if args.row_security is not None:

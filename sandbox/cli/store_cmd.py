@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from sandbox.cli.common import add_store_options, checked_store, iso_time, open_sandbox, policy_from
 from sandbox.cli.exits import FINDING, REFUSED, UsageError
+from sandbox.cli.progress import progress_bar
 
 if TYPE_CHECKING:
     from sandbox.decision import CallContext
@@ -116,7 +117,7 @@ def _expire(args: argparse.Namespace) -> int:
         _require_scope(stores, url, args.scope)
         sandbox = open_sandbox(policy, stores, args.scope)
         try:
-            report = expire(sandbox, now, dry_run=args.dry_run)
+            report = expire(sandbox, now, dry_run=args.dry_run, progress=progress_bar("expiring"))
         finally:
             sandbox.close()
     verb = "would expire" if args.dry_run else "expired"
@@ -143,7 +144,7 @@ def _purge(args: argparse.Namespace) -> int:
             print("memory-sandbox: not confirmed; nothing erased", file=sys.stderr)
             return REFUSED
         sandbox = open_sandbox(policy_from(args), stores, args.scope)
-        deleted = purge(sandbox)
+        deleted = purge(sandbox, progress=progress_bar("erasing"))
         sandbox.close()
         storage = getattr(sandbox.backend, "storage", None)
         erase = getattr(storage, "erase", None)

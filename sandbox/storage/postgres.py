@@ -20,7 +20,7 @@ under an advisory lock, so workers starting together do it once.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -194,16 +194,19 @@ class PostgresDatabase:
         """The adapter of one scope; it shares this database's pool."""
         return PostgresStorage(self, scope)
 
-    def migrate(self, *, row_security: bool | None = None) -> list[str]:
+    def migrate(
+        self, *, row_security: bool | None = None, progress: Callable[[int, int], None] | None = None
+    ) -> list[str]:
         """Bring the schema up to date (once, whoever runs it first); return the migrations applied.
 
         ``row_security`` True enables and forces the scope policies on the storage tables
         (from then on every transaction must set its scope, which adapters of a database
         opened with ``row_security=True`` do); False disables them; None leaves them.
+        ``progress(done, total)`` is called after each migration applied.
         """
         with self._pool.connection() as connection, connection.transaction():
             connection.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-            applied = migrate(_PgCursor(connection, self._statements), MIGRATIONS, _TYPES)
+            applied = migrate(_PgCursor(connection, self._statements), MIGRATIONS, _TYPES, progress)
             if row_security is not None:
                 action = "ENABLE" if row_security else "DISABLE"
                 force = "FORCE" if row_security else "NO FORCE"

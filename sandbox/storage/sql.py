@@ -55,8 +55,16 @@ SCHEMA: Final[tuple[Migration, ...]] = (
 )
 
 
-def migrate(cur: Cursor, migrations: tuple[Migration, ...], types: dict[str, str]) -> list[str]:
-    """Apply the migrations not yet recorded, inside the caller's (locked) transaction; return their names."""
+def migrate(
+    cur: Cursor,
+    migrations: tuple[Migration, ...],
+    types: dict[str, str],
+    progress: Callable[[int, int], None] | None = None,
+) -> list[str]:
+    """Apply the migrations not yet recorded, inside the caller's (locked) transaction; return their names.
+
+    ``progress(done, total)`` is called after each migration to apply.
+    """
     cur.run("CREATE TABLE IF NOT EXISTS memory_schema (name TEXT PRIMARY KEY, applied DOUBLE PRECISION NOT NULL)")
     done = {row[0] for row in cur.run("SELECT name FROM memory_schema")}
     unknown = done - {name for name, _ in migrations}
@@ -65,14 +73,15 @@ def migrate(cur: Cursor, migrations: tuple[Migration, ...], types: dict[str, str
             "Error: The memory database has a newer schema than this version understands.",
             detail=", ".join(sorted(unknown)),
         )
-    applied = []
-    for name, statements in migrations:
-        if name in done:
-            continue
+    applied: list[str] = []
+    pending = [(name, statements) for name, statements in migrations if name not in done]
+    for name, statements in pending:
         for statement in statements:
             cur.run(statement.format(**types))
         cur.run("INSERT INTO memory_schema (name, applied) VALUES (?, ?)", (name, time.time()))
         applied.append(name)
+        if progress is not None:
+            progress(len(applied), len(pending))
     return applied
 
 
