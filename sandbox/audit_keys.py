@@ -24,9 +24,9 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from sandbox.errors import SandboxError
+from sandbox.errors import KeyRefused, SandboxError
 
-__all__ = ["Signer", "Verifier", "load_signer", "load_verifier"]
+__all__ = ["Signer", "Verifier", "load_signer", "load_verifier", "public_key"]
 
 _HMAC_PREFIX: Final = b"hmac-sha256:"
 
@@ -147,6 +147,18 @@ def load_verifier(key_file: Path) -> Verifier:
         raise SandboxError(f"Error: {key_file.name} is not an Ed25519 public key")
     raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return Verifier("ed25519", _key_id(raw), public, b"")
+
+
+def public_key(key_file: Path) -> bytes:
+    """The file's Ed25519 public key (PEM), to hand to others; refuse a private or secret key, which
+    must never leave where the operator keeps it (a bundle, say)."""
+    data = _read_key(key_file)
+    if data.startswith(_HMAC_PREFIX) or b"PRIVATE KEY" in data:
+        raise KeyRefused(
+            f"Error: {key_file.name} is a private or secret key; give the public key (.pub), which alone may be shared"
+        )
+    load_verifier(key_file)  # an Ed25519 public key, or a clear error
+    return data
 
 
 def _read_key(key_file: Path) -> bytes:

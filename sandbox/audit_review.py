@@ -21,11 +21,22 @@ from pathlib import Path
 from typing import Any, Final
 
 from sandbox.audit import rotated_segments
+from sandbox.audit_keys import public_key
 from sandbox.audit_verify import VerifyReport
+from sandbox.display import printable, spreadsheet_cell
 from sandbox.globs import Glob
-from sandbox.paths import canonicalize
 
-__all__ = ["Filters", "Summary", "export_bundle", "render_html", "render_text", "select", "summarize", "write_rows"]
+__all__ = [
+    "Filters",
+    "Selection",
+    "Summary",
+    "export_bundle",
+    "render_html",
+    "render_text",
+    "select",
+    "summarize",
+    "write_rows",
+]
 
 COLUMNS: Final = ("time", "scope", "principal", "command", "paths", "decision", "rules", "outcome", "error")
 _TRAVERSAL: Final = frozenset({"path.traversal", "path.outside_root", "path.encoding", "path.lookalike", "path.unc"})
@@ -59,11 +70,32 @@ class Filters:
                 return False
         if self.rule is not None and self.rule not in record.get("rules", ()):
             return False
-        return self.path is None or any(Glob(self.path).matches(canonicalize(p)) for p in record.get("paths", ()))
+        # Recorded paths are matched as written: one the policy allowed but the default limits would
+        # refuse (or a scrubbed one) is still a path to match, never a reason to stop the review.
+        return self.path is None or any(Glob(self.path).matches(str(p)) for p in record.get("paths", ()))
+
+
+@dataclass
+class Selection:
+    """The records ``filters`` accept; a record they cannot read (no time, a field of the wrong
+    type) is counted in ``unreadable``, never a reason to stop the review."""
+
+    filters: Filters
+    unreadable: int = 0
+
+    def of(self, records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        for record in records:
+            try:
+                accepted = self.filters.accepts(record)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                self.unreadable += 1
+                continue
+            if accepted:
+                yield record
 
 
 def select(records: Iterable[dict[str, Any]], filters: Filters) -> Iterator[dict[str, Any]]:
-    return (record for record in records if filters.accepts(record))
+    return Selection(filters).of(records)
 
 
 def write_rows(records: Iterable[dict[str, Any]], fmt: str, out: io.TextIOBase | Any) -> int:
@@ -78,8 +110,9 @@ def write_rows(records: Iterable[dict[str, Any]], fmt: str, out: io.TextIOBase |
     if fmt == "csv":
         writer = csv.writer(out)
         writer.writerow(COLUMNS)
-        writer.writerows(rows)
+        writer.writerows([spreadsheet_cell(value) for value in row] for row in rows)
         return len(rows)
+    rows = [[printable(value) for value in row] for row in rows]
     widths = [max([len(c)] + [min(len(r[i]), 48) for r in rows]) for i, c in enumerate(COLUMNS)]
     out.write("  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths, strict=True)).rstrip() + "\n")
     for row in rows:
@@ -97,11 +130,14 @@ def _cell(value: Any) -> str:
 
 def export_bundle(log: Path, folder: Path, report: VerifyReport, records: int) -> Path:
     """A folder for an auditor: the log files, the witness and public key, the verification, a manifest."""
+    published = Path(f"{log}.pub")
+    key = public_key(published) if published.exists() else None  # refuses a private key before anything is written
     folder.mkdir(parents=True, exist_ok=False)
-    files = [*rotated_segments(log), Path(f"{log}.witness"), Path(f"{log}.pub")]
-    for source in files:
+    for source in [*rotated_segments(log), Path(f"{log}.witness")]:
         if source.exists():
             shutil.copy2(source, folder / source.name)
+    if key is not None:
+        (folder / published.name).write_bytes(key)
     verification = {"ok": report.ok, "summary": report.summary(), "warnings": report.warnings, "records": records}
     (folder / "verification.json").write_text(json.dumps(verification, indent=2) + "\n")
     digests = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
@@ -160,12 +196,13 @@ def summarize(records: Iterable[dict[str, Any]]) -> Summary:
 
 def render_text(summary: Summary, report: VerifyReport) -> str:
     lines = [f"Integrity: {report.summary()}", *[f"  warning: {w}" for w in report.warnings], ""]
-    lines.append(f"{summary.calls} calls: " + ", ".join(f"{k} {v}" for k, v in summary.by_decision.most_common()))
+    decisions = ", ".join(f"{printable(k)} {v}" for k, v in summary.by_decision.most_common())
+    lines.append(f"{summary.calls} calls: {decisions}")
     for title, counter in _sections(summary):
         lines.append(f"\n{title}:")
-        lines += [f"  {count:>7}  {name}" for name, count in counter.most_common(15)] or ["  (none)"]
+        lines += [f"  {count:>7}  {printable(name)}" for name, count in counter.most_common(15)] or ["  (none)"]
     lines.append(f"\nAnomalies: {summary.traversal_attempts} traversal attempts")
-    lines += [f"  burst: {burst}" for burst in summary.bursts]
+    lines += [f"  burst: {printable(burst)}" for burst in summary.bursts]
     return "\n".join(lines) + "\n"
 
 

@@ -25,6 +25,7 @@ Details for reviewers go in ``detail`` and only ever reach the audit log.
     ├── StorageError         the storage backend failed
     ├── HandlerError         a wrapped memory handler raised
     ├── InternalError        a bug: anything unexpected, mapped by the runner (fail closed)
+    ├── KeyRefused           a private key given where only a public key may go (review commands)
     └── PolicyError          a policy file is invalid (start-up, never per call)
 
 This module imports nothing from the package, so every other module may import it.
@@ -38,6 +39,7 @@ __all__ = [
     "HandlerError",
     "InternalError",
     "InvalidCommand",
+    "KeyRefused",
     "LimitExceeded",
     "NotADirectory",
     "NotAFile",
@@ -227,6 +229,13 @@ class InternalError(SandboxError):
 
     code = "internal_error"
     exit_code = 70
+
+
+class KeyRefused(SandboxError):
+    """A key of the wrong kind: a private or secret key given where only a public key may go."""
+
+    code = "key_refused"
+    exit_code = 2
 
 
 class PolicyError(SandboxError):

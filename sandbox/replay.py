@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.decision import CallContext
+from sandbox.display import printable, shortened
 from sandbox.pipeline import Sandbox, ToolResult
 
 __all__ = ["Call", "Printer", "ReplayRow", "ReplaySummary", "format_row", "read_session", "replay"]
 
 _MAX_CELL = 60
+_MAX_RAW = 60  # characters of a refused raw path shown (escaped)
 
 
 _MAX_REPEAT = 100_000
@@ -48,16 +50,17 @@ class ReplayRow:
     repeat: tuple[int, int] = (1, 1)
     scope: str | None = None
 
+    raw_path: str | None = None  # a refused path as the model wrote it, secrets scrubbed
+
     @property
     def shown_path(self) -> str:
-        """The canonical path(s), or for a refused path the raw text, escaped, marked ``raw:``; scope first."""
-        prefix = f"{self.scope}: " if self.scope else ""
+        """The canonical path(s), or for a refused path the raw text scrubbed, escaped and cut, marked
+        ``raw:``; scope first."""
+        prefix = f"{printable(self.scope)}: " if self.scope else ""
         if self.result.decision.paths:
-            return prefix + " -> ".join(self.result.decision.paths)
-        if isinstance(self.tool_input, dict):
-            raw = self.tool_input.get("path", self.tool_input.get("old_path"))
-            if isinstance(raw, str):
-                return prefix + "raw: " + raw.encode("unicode_escape").decode("ascii")
+            return prefix + " -> ".join(printable(path) for path in self.result.decision.paths)
+        if self.raw_path is not None:
+            return prefix + "raw: " + shortened(self.raw_path.encode("unicode_escape").decode("ascii"), _MAX_RAW)
         return prefix + "-"
 
     @property
@@ -145,8 +148,13 @@ def _numbered(value: Any, n: int) -> Any:
 def replay(calls: Iterable[Call], sandbox_for: Callable[[CallContext], Sandbox]) -> Iterator[ReplayRow]:
     """Run each call through the sandbox for its context; yield one row per call."""
     for number, call in enumerate(calls, 1):
-        result = sandbox_for(call.context).execute(call.tool_input, call.context)
-        yield ReplayRow(number, call.tool_input, result, call.repeat, call.context.scope)
+        sandbox = sandbox_for(call.context)
+        result = sandbox.execute(call.tool_input, call.context)
+        raw = None
+        if not result.decision.paths and isinstance(call.tool_input, dict):
+            named = call.tool_input.get("path", call.tool_input.get("old_path"))
+            raw = sandbox.scrubbed((named,))[0] if isinstance(named, str) else None
+        yield ReplayRow(number, call.tool_input, result, call.repeat, call.context.scope, raw)
 
 
 class Printer:
@@ -195,8 +203,7 @@ def _verdict(row: ReplayRow) -> str:
 
 
 def _cell(text: str, width: int) -> str:
-    text = text.replace("\t", " ").replace("\r", " ")
-    return text if len(text) <= width else text[: width - 3] + "..."
+    return shortened(printable(text), width)
 
 
 def _text(value: object) -> str | None:

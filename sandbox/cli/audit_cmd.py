@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -15,7 +14,7 @@ from sandbox.cli.exits import UsageError
 from sandbox.cli.progress import progress_bar
 
 if TYPE_CHECKING:
-    from sandbox.audit_review import Filters
+    from sandbox.audit_review import Filters, Selection
     from sandbox.audit_verify import VerifyReport
     from sandbox.storage.postgres import PostgresDatabase
 
@@ -101,10 +100,12 @@ class _Source:
         """The chain as a log file (and witness, and key) in ``folder``, for a bundle."""
         if self.database is None:
             return Path(self.args.log)
+        from sandbox.audit_keys import public_key  # noqa: PLC0415 - lazy: start-up
         from sandbox.audit_postgres import dump_postgres  # noqa: PLC0415 - psycopg only when asked for
 
+        key = public_key(self.args.key)  # a private key given as --key is refused, never copied
         log = dump_postgres(self.database, folder / "audit.jsonl", log=self.args.log_name)
-        shutil.copyfile(self.args.key, f"{log}.pub")
+        Path(f"{log}.pub").write_bytes(key)
         return log
 
 
@@ -158,17 +159,30 @@ def _verify(args: argparse.Namespace, source: _Source) -> int:
 
 
 def _query(args: argparse.Namespace, source: _Source) -> int:
-    from sandbox.audit_review import select, write_rows  # noqa: PLC0415 - lazy: start-up
+    from sandbox.audit_review import write_rows  # noqa: PLC0415 - lazy: start-up
 
     report = source.verify()
     print(f"chain {'verified' if report.ok else 'NOT verified'}: {report.summary()}", file=sys.stderr)
-    count = write_rows(select(source.records(), _filters(args)), args.format, sys.stdout)
+    selection = _selection(args)
+    count = write_rows(selection.of(source.records()), args.format, sys.stdout)
     print(f"{count} records", file=sys.stderr)
+    _tell_unreadable(selection)
     return 0 if report.ok else 1
 
 
+def _selection(args: argparse.Namespace) -> Selection:
+    from sandbox.audit_review import Selection  # noqa: PLC0415 - lazy: start-up
+
+    return Selection(_filters(args))
+
+
+def _tell_unreadable(selection: Selection) -> None:
+    if selection.unreadable:
+        print(f"warning: {selection.unreadable} records the filters could not read were left out", file=sys.stderr)
+
+
 def _export(args: argparse.Namespace, source: _Source) -> int:
-    from sandbox.audit_review import export_bundle, select, write_rows  # noqa: PLC0415 - lazy: start-up
+    from sandbox.audit_review import export_bundle, write_rows  # noqa: PLC0415 - lazy: start-up
 
     report = source.verify()
     if args.format == "bundle":
@@ -176,26 +190,32 @@ def _export(args: argparse.Namespace, source: _Source) -> int:
             raise UsageError("a bundle needs --out FOLDER")
         if args.out.exists():
             raise UsageError(f"{args.out} already exists; a bundle is written to a new folder")
-        records = sum(1 for _ in select(source.records(), _filters(args)))
+        selection = _selection(args)
+        records = sum(1 for _ in selection.of(source.records()))
+        _tell_unreadable(selection)
         with tempfile.TemporaryDirectory(prefix="memory-sandbox-bundle-") as staging:
             export_bundle(source.dump(Path(staging)), args.out, report, records)
         print(f"bundle written to {args.out} ({report.summary()})")
         return 0 if report.ok else 1
-    rows = select(source.records(), _filters(args))
+    selection = _selection(args)
+    rows = selection.of(source.records())
     if args.out is None:
         write_rows(rows, args.format, sys.stdout)
     else:
         with args.out.open("w", encoding="utf-8", newline="") as out:
             write_rows(rows, args.format, out)
+    _tell_unreadable(selection)
     return 0 if report.ok else 1
 
 
 def _report(args: argparse.Namespace, source: _Source) -> int:
-    from sandbox.audit_review import render_html, render_text, select, summarize  # noqa: PLC0415 - lazy: start-up
+    from sandbox.audit_review import render_html, render_text, summarize  # noqa: PLC0415 - lazy: start-up
 
     report = source.verify()
-    summary = summarize(select(source.records(), _filters(args)))
+    selection = _selection(args)
+    summary = summarize(selection.of(source.records()))
     print(render_text(summary, report), end="")
+    _tell_unreadable(selection)
     if args.html is not None:
         args.html.write_text(render_html(summary, report), encoding="utf-8")
         print(f"HTML report written to {args.html}")

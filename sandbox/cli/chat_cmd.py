@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from sandbox.cli.common import add_store_options, checked_store, open_sandbox, policy_from
+from sandbox.display import printable, shortened
 
 __all__ = ["DEFAULT_MODEL", "add_chat_command"]
 
@@ -89,7 +90,7 @@ def _chat(args: argparse.Namespace) -> int:
                     history.append(message.to_param())
                     for block in message.content:
                         if block.type == "text" and block.text.strip():
-                            print(f"claude> {block.text.strip()}")
+                            print(f"claude> {printable(block.text.strip(), keep_newlines=True)}")
                     response = runner.generate_tool_call_response()
                     if response is not None:
                         history.append(response)
@@ -113,7 +114,5 @@ def _read_line() -> str | None:
 
 
 def _narrate(tool_input: object, answer: str) -> None:
-    shown = json.dumps(tool_input, ensure_ascii=False)
-    if len(shown) > 100:
-        shown = shown[:97] + "..."
-    print(f"  [memory] {shown}\n           -> {answer[:120]}")
+    shown = shortened(printable(json.dumps(tool_input, ensure_ascii=False)), 100)
+    print(f"  [memory] {shown}\n           -> {printable(answer[:120])}")

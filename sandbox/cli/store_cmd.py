@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from sandbox.cli.common import add_store_options, checked_store, iso_time, open_sandbox, policy_from
 from sandbox.cli.exits import FINDING, REFUSED, UsageError
 from sandbox.cli.progress import progress_bar
+from sandbox.display import printable
 
 if TYPE_CHECKING:
     from sandbox.decision import CallContext
@@ -122,9 +123,9 @@ def _expire(args: argparse.Namespace) -> int:
             sandbox.close()
     verb = "would expire" if args.dry_run else "expired"
     for path in report.deleted:
-        print(f"{verb} {path}")
+        print(f"{verb} {printable(path)}")
     for path in report.failed:
-        print(f"could not expire {path}", file=sys.stderr)
+        print(f"could not expire {printable(path)}", file=sys.stderr)
     print(f"{report.examined} files examined, {len(report.deleted)} {verb}, {report.pinned} pinned")
     return 1 if report.failed else 0
 

@@ -1,0 +1,52 @@
+"""Text from the model (or the app) made safe to show a person: on a terminal, in a table, in a spreadsheet.
+
+A path, an ``old_str``, a scope or a principal may hold escape sequences that move the cursor
+or erase a line (a DENY row rewritten as an allow), bidi overrides that reorder what is read,
+invisible characters, or a formula a spreadsheet would run. :func:`printable` shows each such
+character escaped (``\\x1b``, ``\\u202e``); :func:`spreadsheet_cell` also defuses a cell that a
+spreadsheet would read as a formula, as OWASP's advice on CSV injection says.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Final
+
+__all__ = ["printable", "shortened", "spreadsheet_cell"]
+
+#: Controls (C0, DEL, C1), format characters (bidi controls, zero-width characters), lone
+#: surrogates, line and paragraph separators: shown escaped.
+_HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+#: A quick test for text that needs no escaping (most of it): printable ASCII and ordinary letters.
+_PLAIN: Final = re.compile(r"[ -~]*")
+#: What starts a formula in Excel, LibreOffice and Google Sheets.
+_FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _escaped(char: str, keep_newlines: bool) -> str:
+    if char == "\n" and keep_newlines:
+        return char
+    if unicodedata.category(char) not in _HIDDEN_CATEGORIES:
+        return char
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def printable(text: str, *, keep_newlines: bool = False) -> str:
+    """``text`` with every control, format, surrogate and separator character shown escaped."""
+    if _PLAIN.fullmatch(text):
+        return text
+    return "".join(_escaped(char, keep_newlines) for char in text)
+
+
+def shortened(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."
+
+
+def spreadsheet_cell(text: str) -> str:
+    """A printable cell that a spreadsheet shows as text, never runs: a leading ``'`` before a formula start."""
+    if text.startswith(_FORMULA_START):
+        text = "'" + text
+    return printable(text)

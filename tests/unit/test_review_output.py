@@ -1,0 +1,121 @@
+"""Review output never trusts model text: no escape sequence, bidi override or formula reaches a
+terminal, a table or a spreadsheet; a refused path is shown scrubbed and cut; filters never stop a
+review; a private key never leaves in a bundle. Each test failed before output was neutralised."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from sandbox import Sandbox, load_policy
+from sandbox.audit import AuditLog
+from sandbox.decision import CallContext
+from sandbox.display import printable, spreadsheet_cell
+from sandbox.storage import LocalStorage
+from tests.unit.test_cli import run
+
+AKIA = "AKIAZ7Q3K5RT2PLM4QWE"
+#: Erase the line, move up, colour: what would rewrite a DENY row on a terminal (C0 and C1 forms).
+ERASE = "\x1b[2K\x1b[1A\x1b[32m"
+CSI = "\x9b2K"
+BIDI = "\u202eevil\u202c"
+RAW_BYTES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b-\u200f]")
+
+
+def test_printable_escapes_what_a_terminal_would_act_on() -> None:
+    assert printable("a\x1bb\x9bc\u202ed\u200be\u2028f\tg") == "a\\x1bb\\x9bc\\u202ed\\u200be\\u2028f\\x09g"
+    assert printable("ordinary text, naïve, 日本語") == "ordinary text, naïve, 日本語"
+    assert printable("two\nlines", keep_newlines=True) == "two\nlines" and printable("a\nb") == "a\\x0ab"
+    assert printable("\ud800") == "\\ud800"
+
+
+@pytest.mark.parametrize("cell", ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1"])
+def test_spreadsheet_cells_never_start_a_formula(cell: str) -> None:
+    assert spreadsheet_cell(cell).startswith("'")
+
+
+def test_replay_shows_model_text_escaped_and_refused_paths_scrubbed(tmp_path: Path) -> None:
+    session = tmp_path / "s.jsonl"
+    calls = [
+        {"command": "create", "path": "/memories/a.md", "file_text": "one\n"},
+        {"command": "str_replace", "path": "/memories/a.md", "old_str": f"x{ERASE}{CSI}{BIDI}", "new_str": "y"},
+        {"command": "view", "path": f"/memories/../{AKIA}/{'d' * 300}"},
+    ]
+    session.write_text("".join(json.dumps({"input": call}) + "\n" for call in calls))
+    result = run("replay", str(session), "--store", f"file:{tmp_path}/m", "--create", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert not RAW_BYTES.search(result.stdout), result.stdout
+    assert "\\x1b" in result.stdout
+    assert AKIA not in result.stdout and "raw: " in result.stdout
+    raw_line = next(line for line in result.stdout.splitlines() if "raw: " in line)
+    assert len(raw_line) < 200
+
+
+def test_chat_narration_is_escaped(capsys: pytest.CaptureFixture[str]) -> None:
+    from sandbox.cli.chat_cmd import _narrate  # noqa: PLC0415 - the function under test
+
+    _narrate({"command": "view", "path": f"/memories/{CSI}{BIDI}"}, f"answer {ERASE}")
+    shown = capsys.readouterr().out
+    assert not RAW_BYTES.search(shown) and "\\x9b" in shown and "\\x1b" in shown
+
+
+@pytest.fixture
+def hostile_log(tmp_path: Path) -> Path:
+    """A verified log whose scope, principal and paths hold escapes, bidi and formulas."""
+    log = tmp_path / "audit" / "audit.jsonl"
+    log.parent.mkdir()
+    audit = AuditLog.open(log)
+    sandbox = Sandbox(policy=load_policy("default"), storage=LocalStorage(tmp_path / "m"), audit=audit)
+    context = CallContext(scope='=HYPERLINK("http://x")', principal=f"@{ERASE}{BIDI}", session_id=f"+{CSI}")
+    sandbox.execute({"command": "create", "path": "/memories/=cmd.md", "file_text": "x\n"}, context)
+    sandbox.execute({"command": "create", "path": f"/memories/{'n' * 40}/{'m' * 1020}.md", "file_text": "x"}, context)
+    sandbox.execute({"command": "view", "path": f"/memories/../{ERASE}"}, context)
+    sandbox.close()
+    return log
+
+
+def test_query_table_and_csv_are_neutralised(hostile_log: Path, tmp_path: Path) -> None:
+    table = run("audit", "query", str(hostile_log))
+    assert table.returncode == 0, table.stderr
+    assert not RAW_BYTES.search(table.stdout) and "\\x1b" in table.stdout
+    out = tmp_path / "rows.csv"
+    exported = run("audit", "export", str(hostile_log), "--format", "csv", "--out", str(out))
+    assert exported.returncode == 0, exported.stderr
+    rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
+    for row in rows[1:]:
+        assert all(not cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in row), row
+        assert not any(RAW_BYTES.search(cell) for cell in row), row
+    report = run("audit", "report", str(hostile_log))
+    assert report.returncode == 0 and not RAW_BYTES.search(report.stdout)
+
+
+def test_a_path_filter_never_stops_the_review(hostile_log: Path) -> None:
+    """A recorded path the default limits would refuse (over 1,024 bytes) is matched, not an error."""
+    for command in ("query", "report", "export"):
+        result = run(
+            "audit",
+            command,
+            str(hostile_log),
+            "--path",
+            "/memories/**",
+            *(["--format", "jsonl"] if command == "export" else []),
+        )
+        assert result.returncode == 0, (command, result.stderr)
+
+
+def test_a_bundle_never_carries_a_private_key(hostile_log: Path, tmp_path: Path) -> None:
+    private = Ed25519PrivateKey.generate().private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    published = Path(f"{hostile_log}.pub")
+    published.write_bytes(private)
+    result = run("audit", "export", str(hostile_log), "--format", "bundle", "--out", str(tmp_path / "bundle"))
+    assert result.returncode == 2 and "private" in result.stderr
+    assert not (tmp_path / "bundle").exists()
