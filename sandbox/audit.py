@@ -307,9 +307,7 @@ class AuditLog(ChainedAuditSink):
 
     def _store_line(self, line: bytes, *, witness: bool = False) -> None:
         try:
-            view = memoryview(line)
-            while view:
-                view = view[os.write(self._fd, view) :]
+            _append_whole(self._fd, line, self._size)
         except OSError as exc:
             detail = str(exc.errno)
             raise AuditError("Error: The audit log cannot be written; the call was refused.", detail=detail) from None
@@ -322,7 +320,7 @@ class AuditLog(ChainedAuditSink):
         try:
             fd = os.open(self.witness, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
             try:
-                os.write(fd, line)
+                _append_whole(fd, line, os.fstat(fd).st_size)
                 os.fsync(fd)
             finally:
                 os.close(fd)
@@ -372,31 +370,39 @@ class AuditLog(ChainedAuditSink):
             self._read_tail(held.st_size)
 
     def _read_tail(self, size: int) -> None:
+        """Take the chain's end from the last complete line; seal a torn one first (see :meth:`_seal`)."""
         self._size = size
-        if size == 0:
-            previous = rotated_segments(self.path)[:-1]
-            if not previous:
-                self._seq, self._last = 0, GENESIS
-                return
-            last_path = previous[-1]
+        last, torn = _last_line(self.path) if size else (None, b"")
+        previous = rotated_segments(self.path)[:-1]
+        if last is None and previous:  # nothing whole in this file yet: the chain ends in the one before
+            last, _ = _last_line(previous[-1])
+        if last is None:
+            self._seq, self._last = 0, GENESIS
         else:
-            last_path = self.path
-        with open(last_path, "rb") as log:
-            end = log.seek(0, os.SEEK_END)
-            start = max(0, end - _TAIL_CHUNK)
-            while True:
-                log.seek(start)
-                tail = log.read(end - start)
-                cut = tail.rstrip(b"\n").rfind(b"\n")
-                if cut >= 0 or start == 0:
-                    break
-                start = max(0, start - _TAIL_CHUNK)
-        line = tail[cut + 1 :]
-        try:
-            self._seq = int(json.loads(line)["seq"])
-        except (ValueError, KeyError, TypeError):
-            raise AuditError("Error: The audit log ends in a damaged record; the call was refused.") from None
-        self._last = line_hash(line)
+            try:
+                self._seq = int(json.loads(last)["seq"])
+            except (ValueError, KeyError, TypeError):
+                raise AuditError("Error: The audit log ends in a damaged record; the call was refused.") from None
+            self._last = line_hash(last)
+        if torn and size:
+            self._seal(torn, size - len(torn))
+
+    def _seal(self, torn: bytes, offset: int) -> None:
+        """End a torn last line (a write cut short by a full disk or a crash) and chain a record stating
+        what was cut, so that verification explains the gap and checks everything after it. The torn
+        bytes stay in the file; nothing is appended after them until they are sealed."""
+        record = {
+            "seq": self._seq + 1,
+            "time": _rfc3339(time.time_ns()),
+            "event": "sealed",
+            "torn": {"offset": offset, "length": len(torn), "sha256": hashlib.sha256(torn).hexdigest()},
+            "prev": self._last,
+        }
+        line = _dumps(record).encode("utf-8") + b"\n"
+        self._store_line(b"\n" + line)
+        self._fsync(self._fd)
+        self._seq, self._last = self._seq + 1, line_hash(line)
+        self._since_checkpoint += 1
 
     @staticmethod
     def _fsync(fd: int) -> None:
@@ -404,6 +410,37 @@ class AuditLog(ChainedAuditSink):
             os.fsync(fd)
         except OSError as exc:
             raise AuditError("Error: The audit log cannot be made durable; the call was refused.") from exc
+
+
+def _append_whole(fd: int, data: bytes, size: int) -> None:
+    """Append all of ``data`` to a file of ``size`` bytes, or cut the file back to ``size`` and raise:
+    a write cut short (no space left, a file size limit) never leaves part of a line behind."""
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError:
+        with contextlib.suppress(OSError):  # were this to fail too, the next open seals the torn line
+            os.ftruncate(fd, size)
+        raise
+
+
+def _last_line(path: Path) -> tuple[bytes | None, bytes]:
+    """The file's last complete line (None if it has none) and the torn bytes after it (b"" if none)."""
+    with open(path, "rb") as log:
+        end = log.seek(0, os.SEEK_END)
+        start = max(0, end - _TAIL_CHUNK)
+        while True:
+            log.seek(start)
+            tail = log.read(end - start)
+            if tail.count(b"\n") >= 2 or start == 0:
+                break
+            start = max(0, start - _TAIL_CHUNK)
+    ended = tail.rfind(b"\n") + 1
+    torn, body = tail[ended:], tail[:ended]
+    if not body:
+        return None, torn
+    return body[body.rfind(b"\n", 0, len(body) - 1) + 1 :], torn
 
 
 def _dumps(value: Any, **_: Any) -> str:

@@ -10,6 +10,7 @@ the log).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -130,8 +131,12 @@ def verify_lines(lines: Iterable[tuple[str, int, bytes]], verifier: Verifier, re
         if problem is not None:
             report.problem = problem
             break
-        report.records += 1
+        report.records += chain.torn is None
+    if report.problem is None and chain.torn is not None:
+        name, number, _, _ = chain.torn
+        report.problem = Problem(name, number, None, "not a well-formed audit record")
     report.checkpoints = len(chain.checkpoints)
+    report.warnings += chain.gaps
     return chain
 
 
@@ -143,15 +148,29 @@ class _Chain:
         self.seq: int | None = None
         self.prev = ""
         self.checkpoints: dict[int, str] = {}
+        #: A line that is no record, held until the next line shows it was sealed: (file, line, offset, bytes).
+        self.torn: tuple[str, int, int, bytes] | None = None
+        #: The sealed gaps, told to the reader as warnings.
+        self.gaps: list[str] = []
+        self._file, self._offset = "", 0
 
     def check(self, name: str, number: int, line: bytes) -> Problem | None:
+        if name != self._file:
+            self._file, self._offset = name, 0
+        offset, self._offset = self._offset, self._offset + len(line)
         if not line.endswith(b"\n"):
             return Problem(name, number, None, "the last record is incomplete (a cut or torn write)")
         try:
             record = json.loads(line)
             seq, prev, event = record["seq"], record["prev"], record["event"]
         except (ValueError, KeyError, TypeError):
-            return Problem(name, number, None, "not a well-formed audit record")
+            if self.torn is not None:
+                return Problem(*self.torn[:2], None, "not a well-formed audit record")
+            self.torn = (name, number, offset, line[:-1])
+            return None
+        problem = self._sealing(name, number, record)
+        if problem is not None:
+            return problem
         if self.seq is None:
             if prev != GENESIS or seq != 1:
                 reason = "the chain does not start at its beginning (earlier records are gone)"
@@ -172,6 +191,24 @@ class _Chain:
                 return Problem(name, number, seq, "the checkpoint's signature does not verify (forged, or another key)")
             self.checkpoints[seq] = line_hash(line)
         self.seq, self.prev = seq, line_hash(line)
+        return None
+
+    def _sealing(self, name: str, number: int, record: dict[str, Any]) -> Problem | None:
+        """A torn line must be followed by the record sealing it, which states its place, size and digest."""
+        torn, self.torn = self.torn, None
+        sealed = record.get("torn") if record.get("event") == "sealed" else None
+        if torn is None and sealed is None:
+            return None
+        if torn is None:
+            return Problem(name, number, record.get("seq"), "a record seals a torn write that is not there")
+        torn_name, torn_number, offset, data = torn
+        stated = {"offset": offset, "length": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        if sealed != stated:
+            return Problem(torn_name, torn_number, None, "not a well-formed audit record")
+        self.gaps.append(
+            f"{torn_name} line {torn_number}: {len(data)} bytes of a write cut short (a full disk or a crash) "
+            f"were sealed by record {record.get('seq')}; the records around them verify"
+        )
         return None
 
 
@@ -198,5 +235,9 @@ def read_records(log: Path) -> Iterator[dict[str, Any]]:
     for path in rotated_segments(log):
         with path.open("rb") as source:
             for line in source:
-                if line.endswith(b"\n"):
+                if not line.endswith(b"\n"):
+                    continue
+                try:
                     yield json.loads(line)
+                except ValueError:  # the torn bytes of a sealed write; verification speaks of them
+                    continue
