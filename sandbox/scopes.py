@@ -65,17 +65,20 @@ class Scopes:
             self._open[scope_id] = sandbox
             while len(self._open) > self._max_open:
                 _, evicted = self._open.popitem(last=False)
-                _close(evicted)
+                self._close(evicted)
             return sandbox
 
     def close(self) -> None:
         with self._lock:
             while self._open:
-                _close(self._open.popitem()[1])
+                self._close(self._open.popitem()[1])
 
-
-def _close(sandbox: Sandbox) -> None:
-    storage = getattr(sandbox.backend, "storage", None)
-    close = getattr(storage, "close", None)
-    if callable(close):
-        close()
+    def _close(self, sandbox: Sandbox) -> None:
+        """Close all a scope's sandbox holds: its audit log (the closing checkpoint signs the scope's last
+        records; the log's descriptors are freed), whoever opened it, then its storage."""
+        sandbox.close()
+        audit = sandbox.audit if self._audit_for is not None else None
+        for resource in (audit, getattr(sandbox.backend, "storage", None)):
+            close = getattr(resource, "close", None)
+            if callable(close):
+                close()

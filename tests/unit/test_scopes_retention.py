@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from pathlib import Path
 
 import pytest
 
 from sandbox import Sandbox, load_policy
+from sandbox.audit import AuditLog
+from sandbox.audit_verify import verify
 from sandbox.decision import CallContext, ListAuditSink
 from sandbox.policy import parse_policy
 from sandbox.retention import expire, purge
@@ -71,6 +74,32 @@ class TestScopes:
         assert scopes.for_scope("a") is first
         scopes.for_scope("c")
         assert scopes.for_scope("a") is first and scopes.for_scope("b") is not None
+
+    def test_eviction_closes_the_scope_whole(self, tmp_path: Path) -> None:
+        """An evicted scope's log gets its closing checkpoint (its last records signed) and its
+        descriptors back, for a log the scope opened itself and for one ``audit_for`` gave."""
+        fds = Path("/proc/self/fd")
+        for audit_for in (None, lambda scope: AuditLog.open(tmp_path / "logs" / f"{scope}.jsonl")):
+            before = len(list(fds.iterdir()))
+            scopes = Scopes(
+                policy=load_policy("default"),
+                storage_for=lambda scope: LocalStorage(tmp_path / "memory" / scope),
+                audit_for=audit_for,
+                max_open=1,
+            )
+            for scope in ("a", "b", "c"):
+                scopes.for_scope(scope).execute({"command": "create", "path": "/memories/x.md", "file_text": "x"})
+            for scope in ("a", "b"):  # evicted
+                log = (
+                    tmp_path
+                    / ("logs" if audit_for else "memory")
+                    / (f"{scope}.jsonl" if audit_for else f"{scope}.audit.jsonl")
+                )
+                report = verify(log)
+                assert report.ok and report.checkpoints >= 1 and report.witnessed >= 1, (scope, report.summary())
+            scopes.close()
+            assert len(list(fds.iterdir())) == before
+            shutil.rmtree(tmp_path / "memory")
 
     @pytest.mark.parametrize("bad", ["", "x" * 200])
     def test_bad_scope_ids(self, bad: str) -> None:
