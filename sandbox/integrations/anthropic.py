@@ -20,7 +20,7 @@ from anthropic.lib.tools import (
 )
 from anthropic.types.beta import BetaCacheControlEphemeralParam
 
-from sandbox.decision import AuditSink, CallContext
+from sandbox.decision import AuditSink, CallContext, NullAuditSink
 from sandbox.errors import PolicyError, SandboxError
 from sandbox.pipeline import Sandbox, ToolResult
 from sandbox.policy import Policy, load_policy
@@ -51,7 +51,14 @@ def _wrapped_sandbox(handler: object, policy: Policy | None, audit: AuditSink | 
                 "the wrapped handler cannot answer `view` with listings and numbered file views, so the sandbox "
                 f"cannot enforce {', '.join(state_keys(policy))} ({exc})"
             ) from None
-    return Sandbox(policy=policy, storage=storage, audit=audit)
+    sandbox = Sandbox(policy=policy, storage=storage, audit=audit)
+    if isinstance(sandbox.audit, NullAuditSink) and policy.audit.sink != "none":
+        raise PolicyError(
+            "wrap mode records every decision, but the wrapped handler names no folder to keep the log beside "
+            '(no memory_root): pass audit=AuditLog.open(PATH), set [audit] sink to a file path, or sink = "none" '
+            "to record nothing"
+        )
+    return sandbox
 
 
 def state_keys(policy: Policy) -> list[str]:

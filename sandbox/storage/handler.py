@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import inspect
+import os
 import re
 import threading
 from collections.abc import Awaitable, Callable, Iterator
@@ -74,6 +75,13 @@ class HandlerStorage(WriteShortcuts):
 
     def __repr__(self) -> str:
         return f"HandlerStorage({type(self._handler).__name__})"
+
+    @property
+    def root_path(self) -> str | None:
+        """The folder the handler keeps memory in, when it says (the SDK's handlers: ``memory_root``);
+        a log "beside the store" goes beside it, outside what the model can reach."""
+        root = getattr(self._handler, "memory_root", None)
+        return None if root is None else os.fspath(root)
 
     # the handler's answers
 

@@ -12,6 +12,8 @@ from anthropic.lib.tools import ToolError
 from anthropic.tools import BetaAsyncLocalFilesystemMemoryTool, BetaLocalFilesystemMemoryTool
 
 from sandbox import Sandbox, load_policy
+from sandbox.audit import AuditLog
+from sandbox.audit_verify import verify
 from sandbox.decision import ListAuditSink
 from sandbox.errors import PolicyError
 from sandbox.integrations.anthropic import AsyncSandboxedMemoryTool, SandboxedMemoryTool
@@ -67,8 +69,9 @@ def slots(raw: str) -> list[dict[str, Any]]:
 
 
 def wrap(spy: SpyTool) -> SandboxedMemoryTool:
-    """The sandbox in front of the spy, and the spy's record cleared of what the sandbox read to index it."""
-    wrapped = SandboxedMemoryTool.wrap(spy)
+    """The sandbox in front of the spy (its records kept in memory, so the tree shows only what the
+    handler did), and the spy's record cleared of what the sandbox read to index it."""
+    wrapped = SandboxedMemoryTool.wrap(spy, audit=ListAuditSink())
     spy.seen.clear()
     return wrapped
 
@@ -140,7 +143,7 @@ class TestBenignParity:
             answer = attempt(wrapped, command)
             assert answer[0] == attempt(alone, command)[0], command
             assert answer == attempt(store, command), command
-        assert tree(tmp_path / "wrapped") == tree(tmp_path / "alone")
+        assert tree(tmp_path / "wrapped" / "memories") == tree(tmp_path / "alone" / "memories")
 
 
 class TestSdkWeaknessesFixed:
@@ -246,10 +249,41 @@ class TestWrapBehaviour:
                 raise ToolError("cannot open /var/lib/app/memories/a.md or C:\\Users\\bob\\m.md for /memories/a.md")
             return sdk.call(command)
 
-        wrapped = SandboxedMemoryTool.wrap(handler)
+        wrapped = SandboxedMemoryTool.wrap(handler, audit=ListAuditSink())
         is_error, content = attempt(wrapped, {"command": "create", "path": "/memories/a.md", "file_text": "x"})
         assert is_error
         assert content == "cannot open [path] or [path] for /memories/a.md"
+
+    def test_wrap_mode_records_beside_the_handlers_folder(self, tmp_path: Path) -> None:
+        """Wrapped as the README shows it, every decision goes to a log beside the handler's memory
+        folder (outside what the model reaches), which verifies."""
+        wrapped = SandboxedMemoryTool.wrap(BetaLocalFilesystemMemoryTool(str(tmp_path)))
+        attempt(wrapped, {"command": "create", "path": "/memories/a.md", "file_text": "x"})
+        attempt(wrapped, {"command": "view", "path": "/memories/../etc/passwd"})
+        wrapped.sandbox.close()
+        report = verify(tmp_path / "memories.audit.jsonl")
+        assert report.ok and report.records >= 4 and report.checkpoints == 1, report.summary()
+        assert sorted(p.name for p in (tmp_path / "memories").iterdir()) == ["a.md"]
+
+    def test_wrap_mode_never_records_nothing_silently(self, tmp_path: Path) -> None:
+        """A handler that names no folder needs a log given, or a policy that says to record nothing."""
+        sdk = BetaLocalFilesystemMemoryTool(str(tmp_path))
+
+        def handler(command: dict[str, Any]) -> Any:
+            return sdk.call(command)
+
+        with pytest.raises(PolicyError) as refused:
+            SandboxedMemoryTool.wrap(handler)
+        assert "records every decision" in refused.value.message and "audit=" in refused.value.message
+        unrecorded = parse_policy('schema_version = 1\nid = "n"\nrevision = 1\n[audit]\nsink = "none"\n', source="n")
+        assert not attempt(
+            SandboxedMemoryTool.wrap(handler, policy=unrecorded), {"command": "view", "path": "/memories"}
+        )[0]
+        log = tmp_path / "elsewhere" / "audit.jsonl"
+        assert not attempt(
+            SandboxedMemoryTool.wrap(handler, audit=AuditLog.open(log)), {"command": "view", "path": "/memories"}
+        )[0]
+        assert log.exists()
 
     def test_handler_without_view_refused_naming_what_it_cannot_enforce(self) -> None:
         """A handler whose view is not a listing cannot be judged on its state: refused at construction."""
