@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from sandbox.audit import rotated_segments
 from sandbox.audit_keys import public_key
+from sandbox.audit_ocsf import to_ocsf
 from sandbox.audit_verify import VerifyReport
 from sandbox.display import printable, spreadsheet_cell
 from sandbox.globs import Glob
@@ -99,11 +100,13 @@ def select(records: Iterable[dict[str, Any]], filters: Filters) -> Iterator[dict
 
 
 def write_rows(records: Iterable[dict[str, Any]], fmt: str, out: io.TextIOBase | Any) -> int:
-    """Write records as ``table``, ``jsonl`` or ``csv``; return how many."""
+    """Write records as ``table``, ``jsonl``, ``csv`` or ``ocsf`` (OCSF events, one JSON per line); return how many."""
     count = 0
-    if fmt == "jsonl":
+    if fmt in ("jsonl", "ocsf"):
+        version = _version() if fmt == "ocsf" else ""
         for record in records:
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            shown = to_ocsf(record, product_version=version) if fmt == "ocsf" else record
+            out.write(json.dumps(shown, ensure_ascii=False) + "\n")
             count += 1
         return count
     rows = [[_cell(record.get(column)) for column in COLUMNS] for record in records]
@@ -118,6 +121,12 @@ def write_rows(records: Iterable[dict[str, Any]], fmt: str, out: io.TextIOBase |
     for row in rows:
         out.write("  ".join(v[:48].ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() + "\n")
     return len(rows)
+
+
+def _version() -> str:
+    import sandbox  # noqa: PLC0415 - the package's version, read once per export
+
+    return str(sandbox.__version__)
 
 
 def _cell(value: Any) -> str:

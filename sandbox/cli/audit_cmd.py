@@ -32,12 +32,17 @@ def add_audit_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     query = sub.add_parser("query", help="records matching filters (the chain is verified first)")
     _add_log(query)
     _add_filters(query)
-    query.add_argument("--format", choices=("table", "jsonl", "csv"), default="table")
+    query.add_argument("--format", choices=("table", "jsonl", "csv", "ocsf"), default="table")
     query.set_defaults(handler=_sourced(_query))
     export = sub.add_parser("export", help="export records, or a bundle for an auditor")
     _add_log(export)
     _add_filters(export)
-    export.add_argument("--format", choices=("csv", "jsonl", "bundle"), required=True)
+    export.add_argument(
+        "--format",
+        choices=("csv", "jsonl", "ocsf", "bundle"),
+        required=True,
+        help="ocsf: OCSF 1.6.0 File System Activity events (class 1001), one JSON object per line",
+    )
     export.add_argument("--out", type=Path, default=None, help="output file or bundle folder (default: stdout)")
     export.set_defaults(handler=_sourced(_export))
     report = sub.add_parser("report", help="counts, top denials, redactions, anomalies; --html for a page")
