@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from sandbox.attack import FAMILIES, SEQUENCES
 from tests.unit.test_cli import run
 
 TARGETS = Path(__file__).with_name("attack_targets.py")
@@ -38,27 +39,37 @@ def test_sdk_handler_weaknesses_found(tmp_path: Path) -> None:
     assert "FAIL:" in output and "race:" in output and "ESCAPED" in output
 
 
+#: A family of each kind (encodings, look-alikes, links, the root, malformed input, a composition):
+#: the whole gate runs against the same tool in .ci/run, every family, --strict.
+SAMPLE = "dotdot,double_encoding,lookalike_dots,symlink,hardlink,root,malformed,nested_renames,oracle_hidden"
+#: Every single-call family (the multi-call ones run in wrap mode in .ci/run).
+SINGLE_CALL = ",".join(family for family in FAMILIES if family not in SEQUENCES)
+
+
 @pytest.mark.slow
-def test_sandboxed_tool_passes_everything(tmp_path: Path) -> None:
-    """SandboxedMemoryTool on LocalStorage: every family, the race, --strict: nothing at all."""
+def test_sandboxed_tool_passes_strict(tmp_path: Path) -> None:
+    """SandboxedMemoryTool on LocalStorage: a family of each kind, the race, --strict: nothing at all."""
     xml = tmp_path / "attack.xml"
     code, output, report = attack(
-        tmp_path, "sandbox.attack.targets:sandboxed", "--strict", "--race-seconds", RACE, "--junit-xml", str(xml)
-    )
+        tmp_path, "sandbox.attack.targets:sandboxed", "--strict", "--race-seconds", RACE, "--junit-xml", str(xml),
+        "--families", f"{SAMPLE},race",
+    )  # fmt: skip
     assert code == 0, output
-    assert report["passed"] and report["cases"] >= 14_000 and report["payloads"] >= 2_000
-    assert len(report["families"]) >= 20 + 2  # technique families, plus root spellings and malformed input
+    assert report["passed"] and report["cases"] >= 2_000
+    assert set(report["families"]) == set(SAMPLE.split(","))
     assert all(count == 0 for count in report["totals"].values()), report["totals"]
     assert report["race"]["calls"] > 100 and report["race"]["swaps"] > 1000 and not report["race"]["escaped"]
     suite = ET.parse(xml).getroot()  # noqa: S314 - our own report
-    assert suite.get("failures") == "0" and int(suite.get("tests", "0")) > 150
+    assert suite.get("failures") == "0" and int(suite.get("tests", "0")) > 40
 
 
 @pytest.mark.slow
 def test_wrap_mode_escapes_only_through_the_wrapped_handlers_own_file_access(tmp_path: Path) -> None:
     """Wrapped, the SDK's handler gets only clean, canonical commands: what escapes is the hard link and
     the race, which the report says wrap mode cannot fix."""
-    code, output, report = attack(tmp_path, "sandbox.attack.targets:wrapped_sdk", "--race-seconds", RACE)
+    code, output, report = attack(
+        tmp_path, "sandbox.attack.targets:wrapped_sdk", "--race-seconds", RACE, "--families", f"{SINGLE_CALL}"
+    )
     assert code == 1
     escaped = {name for name, counts in report["families"].items() if counts.get("escape")}
     assert escaped <= {"hardlink"}, escaped
@@ -93,7 +104,7 @@ def test_bad_factory_spec(tmp_path: Path) -> None:
 
 def test_hang_counted_and_worker_restarted(tmp_path: Path) -> None:
     code, _, report = attack(tmp_path, f"{TARGETS}:hangs_on_hardlink_view", "--families", "hardlink",
-                                  "--race-seconds", "0", "--timeout", "5", "--strict")  # fmt: skip
+                                  "--race-seconds", "0", "--timeout", "2", "--strict")  # fmt: skip
     assert code == 1 and report["totals"]["hang"] == 2 and report["worker_restarts"] == 2
     assert report["families"]["hardlink"]["cases"] == 14 and report["totals"]["escape"] == 0
 

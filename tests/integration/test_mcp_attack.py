@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.test_attack import RACE
+from tests.integration.test_attack import RACE, SAMPLE
 from tests.unit.test_cli import run
 
 SCRIPT = shutil.which("memory-sandbox") or str(Path(sys.executable).parent / "memory-sandbox")
@@ -48,19 +48,22 @@ def attack(tmp_path: Path, server: str, *options: str) -> tuple[int, str, dict[s
 
 
 @pytest.mark.slow
-def test_our_server_passes_everything(tmp_path: Path) -> None:
-    """memory-sandbox mcp over stdio: every family, the race, --strict: nothing, and nothing unsupported."""
+def test_our_server_passes_strict(tmp_path: Path) -> None:
+    """memory-sandbox mcp over stdio: a family of each kind, the race, --strict: nothing, and nothing
+    unsupported (the whole gate runs against the same server in .ci/run)."""
     xml = tmp_path / "attack.xml"
-    code, output, report = attack(tmp_path, OURS, "--strict", "--race-seconds", RACE, "--junit-xml", str(xml))
+    code, output, report = attack(
+        tmp_path, OURS, "--strict", "--race-seconds", RACE, "--junit-xml", str(xml), "--families", f"{SAMPLE},race"
+    )
     assert code == 0, output
     assert report["handler_type"].startswith("MCP server memory-sandbox") and report["passed"]
-    assert report["cases"] >= 14_000 and all(count == 0 for count in report["totals"].values()), report["totals"]
+    assert report["cases"] >= 2_000 and all(count == 0 for count in report["totals"].values()), report["totals"]
     # Every command has its tool; only malformed input no tool call can carry (not an object, bytes) is not sent.
     assert report["unsupported"]["commands"] == [] and report["unsupported"]["cases"] < 20
     assert report["families"]["malformed"]["unsupported"] == report["unsupported"]["cases"]
     assert report["race"]["calls"] > 100 and not report["race"]["escaped"]
     suite = ET.parse(xml).getroot()  # noqa: S314 - our own report
-    assert suite.get("failures") == "0" and int(suite.get("tests", "0")) > 150
+    assert suite.get("failures") == "0" and int(suite.get("tests", "0")) > 40
 
 
 def test_weak_server_fails_naming_its_escapes(tmp_path: Path) -> None:
@@ -170,7 +173,7 @@ def test_hung_server_counted_and_killed(tmp_path: Path) -> None:
     marker = f"hang-marker-{tmp_path.name}"
     code, output, report = attack(
         tmp_path, f"{sys.executable} {WEAK} {{root}} --hang-on hardlink.md {marker}", "--mcp-map", str(mapping),
-        "--families", "hardlink", "--race-seconds", "0", "--timeout", "5", "--strict",
+        "--families", "hardlink", "--race-seconds", "0", "--timeout", "2", "--strict",
     )  # fmt: skip
     assert code == 1, output
     hung = report["totals"]["hang"]
