@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from sandbox.errors import KeyRefused, SandboxError
 
-__all__ = ["Signer", "Verifier", "load_signer", "load_verifier", "public_key"]
+__all__ = ["Signer", "Verifier", "load_signer", "load_verifier", "public_key", "review_verifier"]
 
 _HMAC_PREFIX: Final = b"hmac-sha256:"
 
@@ -149,6 +149,21 @@ def load_verifier(key_file: Path) -> Verifier:
     return Verifier("ed25519", _key_id(raw), public, b"")
 
 
+def review_verifier(key_file: Path) -> Verifier:
+    """The verifier a reviewer uses: from an Ed25519 public key, or from an HMAC log's shared key.
+
+    An Ed25519 *private* key is refused: whoever holds it can forge checkpoints, so it stays with
+    the log's writer, and verification must not depend on it (nor write a ``.pub`` as a side effect).
+    A missing or unreadable key file is refused too (exit 2 on the command line, never "tampered").
+    """
+    data = _read_key(key_file)
+    if b"PRIVATE KEY" in data:
+        raise KeyRefused(
+            f"Error: {key_file.name} is a private key; verify with the public key (.pub), which alone reviewers need"
+        )
+    return load_verifier(key_file)
+
+
 def public_key(key_file: Path) -> bytes:
     """The file's Ed25519 public key (PEM), to hand to others; refuse a private or secret key, which
     must never leave where the operator keeps it (a bundle, say)."""
@@ -164,5 +179,7 @@ def public_key(key_file: Path) -> bytes:
 def _read_key(key_file: Path) -> bytes:
     try:
         return key_file.read_bytes()
+    except FileNotFoundError:
+        raise KeyRefused(f"Error: no audit key at {key_file.name}") from None
     except OSError as exc:
-        raise SandboxError(f"Error: cannot read audit key {key_file.name} ({type(exc).__name__})") from None
+        raise KeyRefused(f"Error: cannot read audit key {key_file.name} ({type(exc).__name__})") from None

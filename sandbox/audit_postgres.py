@@ -30,7 +30,7 @@ from typing import Any, Final, LiteralString
 import psycopg
 
 from sandbox.audit import AuditError, ChainedAuditSink, line_hash
-from sandbox.audit_keys import Signer, Verifier, load_signer, load_verifier
+from sandbox.audit_keys import Signer, Verifier, load_signer, review_verifier
 from sandbox.audit_verify import AuditUnreadable, VerifyReport, check_witness, verify_lines
 from sandbox.policy import AuditSection
 from sandbox.storage.postgres import PostgresDatabase
@@ -182,7 +182,7 @@ def verify_postgres(
     if verifier is None:
         if key_file is None:
             raise AuditUnreadable("Error: verifying needs the public key (or the HMAC key) of the log")
-        verifier = load_verifier(key_file)
+        verifier = review_verifier(key_file)
     report = VerifyReport(segments=[f"memory_audit[{log}]"], key_id=verifier.key_id)
     try:
         chain = verify_lines(

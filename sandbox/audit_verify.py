@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from sandbox.audit import GENESIS, line_hash, rotated_segments
-from sandbox.audit_keys import Verifier, load_verifier
-from sandbox.errors import SandboxError
+from sandbox.audit_keys import Verifier, review_verifier
+from sandbox.errors import KeyRefused, SandboxError
 
 __all__ = [
     "AuditUnreadable", "Problem", "VerifyReport", "check_witness", "default_key_file", "read_records", "verify",
@@ -70,9 +70,14 @@ class VerifyReport:
 
 
 def default_key_file(log: Path) -> Path:
-    """The public key beside the log if there is one, else the private key."""
+    """The public key beside the log; without one, say what to give (never fall back to the private key)."""
     public = Path(f"{log}.pub")
-    return public if public.exists() else Path(f"{log}.key")
+    if not public.exists():
+        raise KeyRefused(
+            f"Error: no public key beside the log ({public.name}); give it with --key "
+            "(for an HMAC-signed log, its key file)"
+        )
+    return public
 
 
 def verify(
@@ -87,7 +92,7 @@ def verify(
     segments = rotated_segments(log)
     if not segments:
         raise AuditUnreadable(f"Error: no audit log at {log.name}")
-    verifier = verifier or load_verifier(key_file or default_key_file(log))
+    verifier = verifier or review_verifier(key_file or default_key_file(log))
     report = VerifyReport(segments=[p.name for p in segments], key_id=verifier.key_id)
     total = sum(p.stat().st_size for p in segments)
 

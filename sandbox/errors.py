@@ -25,7 +25,7 @@ Details for reviewers go in ``detail`` and only ever reach the audit log.
     ├── StorageError         the storage backend failed
     ├── HandlerError         a wrapped memory handler raised
     ├── InternalError        a bug: anything unexpected, mapped by the runner (fail closed)
-    ├── KeyRefused           a private key given where only a public key may go (review commands)
+    ├── KeyRefused           a key missing, unreadable, or private where a public one must go
     └── PolicyError          a policy file is invalid (start-up, never per call)
 
 This module imports nothing from the package, so every other module may import it.
@@ -232,7 +232,7 @@ class InternalError(SandboxError):
 
 
 class KeyRefused(SandboxError):
-    """A key of the wrong kind: a private or secret key given where only a public key may go."""
+    """A key missing, unreadable, or of the wrong kind (a private key where only a public key may go)."""
 
     code = "key_refused"
     exit_code = 2

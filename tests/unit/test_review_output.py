@@ -119,3 +119,21 @@ def test_a_bundle_never_carries_a_private_key(hostile_log: Path, tmp_path: Path)
     result = run("audit", "export", str(hostile_log), "--format", "bundle", "--out", str(tmp_path / "bundle"))
     assert result.returncode == 2 and "private" in result.stderr
     assert not (tmp_path / "bundle").exists()
+
+
+def test_verify_needs_the_public_key_and_never_writes_one(hostile_log: Path, tmp_path: Path) -> None:
+    """Without the .pub, verify does not fall back to the private key (nor write a new .pub): it says what
+    to give, exit 2. A private key given as --key is refused, exit 2; a missing one too, never 1 (tampered)."""
+    published = Path(f"{hostile_log}.pub")
+    private = Path(f"{hostile_log}.key")
+    assert run("audit", "verify", str(hostile_log)).returncode == 0
+    saved = published.read_bytes()
+    published.unlink()
+    result = run("audit", "verify", str(hostile_log))
+    assert result.returncode == 2 and "no public key" in result.stderr and not published.exists()
+    result = run("audit", "verify", str(hostile_log), "--key", str(private))
+    assert result.returncode == 2 and "private key" in result.stderr and not published.exists()
+    result = run("audit", "verify", str(hostile_log), "--key", str(tmp_path / "nothing.pub"))
+    assert result.returncode == 2 and "no audit key" in result.stderr
+    published.write_bytes(saved)
+    assert run("audit", "verify", str(hostile_log), "--key", str(published)).returncode == 0
