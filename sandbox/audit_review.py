@@ -24,7 +24,7 @@ from sandbox.audit import rotated_segments
 from sandbox.audit_keys import public_key
 from sandbox.audit_ocsf import to_ocsf
 from sandbox.audit_verify import VerifyReport
-from sandbox.display import printable, spreadsheet_cell
+from sandbox.display import printable, shortened, spreadsheet_cell
 from sandbox.globs import Glob
 
 __all__ = [
@@ -40,6 +40,10 @@ __all__ = [
 ]
 
 COLUMNS: Final = ("time", "scope", "principal", "command", "paths", "decision", "rules", "outcome", "error")
+#: How much of a table cell shows (rule ids whole: a reviewer filters by them).
+_CELL_LIMITS: Final = {"paths": 64, "rules": 160}
+#: What an empty cell means, where it means something.
+_EMPTY: Final = {"paths": "(refused before canonicalisation)"}
 _TRAVERSAL: Final = frozenset({"path.traversal", "path.outside_root", "path.encoding", "path.lookalike", "path.unc"})
 _BURST: Final = (10, 60.0)  # this many denials within this many seconds, in one scope
 
@@ -69,8 +73,8 @@ class Filters:
             wanted = getattr(self, key)
             if wanted is not None and record.get(key) != wanted:
                 return False
-        if self.rule is not None and self.rule not in record.get("rules", ()):
-            return False
+        if self.rule is not None and not {self.rule, f"secret.{self.rule}"} & set(record.get("rules", ())):
+            return False  # a secret rule matches with or without its "secret." prefix
         # Recorded paths are matched as written: one the policy allowed but the default limits would
         # refuse (or a scrubbed one) is still a path to match, never a reason to stop the review.
         return self.path is None or any(Glob(self.path).matches(str(p)) for p in record.get("paths", ()))
@@ -109,17 +113,19 @@ def write_rows(records: Iterable[dict[str, Any]], fmt: str, out: io.TextIOBase |
             out.write(json.dumps(shown, ensure_ascii=False) + "\n")
             count += 1
         return count
-    rows = [[_cell(record.get(column)) for column in COLUMNS] for record in records]
+    rows = [[_cell(record.get(column)) or _EMPTY.get(column, "") for column in COLUMNS] for record in records]
     if fmt == "csv":
         writer = csv.writer(out)
         writer.writerow(COLUMNS)
         writer.writerows([spreadsheet_cell(value) for value in row] for row in rows)
         return len(rows)
     rows = [[printable(value) for value in row] for row in rows]
-    widths = [max([len(c)] + [min(len(r[i]), 48) for r in rows]) for i, c in enumerate(COLUMNS)]
+    limits = [_CELL_LIMITS.get(column, 48) for column in COLUMNS]
+    widths = [max([len(c)] + [min(len(r[i]), limits[i]) for r in rows]) for i, c in enumerate(COLUMNS)]
     out.write("  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths, strict=True)).rstrip() + "\n")
     for row in rows:
-        out.write("  ".join(v[:48].ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() + "\n")
+        cells = [shortened(v, limit).ljust(w) for v, limit, w in zip(row, limits, widths, strict=True)]
+        out.write("  ".join(cells).rstrip() + "\n")
     return len(rows)
 
 
@@ -188,7 +194,7 @@ def summarize(records: Iterable[dict[str, Any]]) -> Summary:
         summary.by_rule.update(rules)
         for rule in rules:
             if rule.startswith("secret.") and decision == "redact":
-                summary.secrets_redacted[rule.removeprefix("secret.")] += 1
+                summary.secrets_redacted[rule] += 1
             if rule.startswith(("quota.", "limits.")):
                 summary.limit_hits[rule] += 1
         if decision == "deny":

@@ -83,7 +83,7 @@ class ReplaySummary:
         decision = row.result.decision
         for rule_id in decision.rule_ids:
             if rule_id.startswith("secret.") and decision.verdict == "redact":
-                self.redacted[rule_id.removeprefix("secret.")] += 1
+                self.redacted[rule_id] += 1
         if decision.outcome == "ok":
             self.allowed += 1
         elif decision.outcome == "denied":

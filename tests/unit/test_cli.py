@@ -42,7 +42,7 @@ class TestCli:
         attacks = [line for line in lines if "raw:" in line or "root." in line or "into_itself" in line]
         assert attacks and all("DENY" in line for line in attacks)
         assert "31 calls: 17 allowed, 14 denied" in result.stdout
-        assert "secrets redacted: 2 (anthropic-api-key x1, aws-access-key-id x1)" in result.stdout
+        assert "secrets redacted: 2 (secret.anthropic-api-key x1, secret.aws-access-key-id x1)" in result.stdout
         # Filling the disk: the 2 MB write is over the write limit, the 1 MB copies stop at the quota.
         assert "denied by limits.max_write_bytes: 1" in result.stdout
         assert (

@@ -77,8 +77,19 @@ def hostile_log(tmp_path: Path) -> Path:
     sandbox.execute({"command": "create", "path": "/memories/=cmd.md", "file_text": "x\n"}, context)
     sandbox.execute({"command": "create", "path": f"/memories/{'n' * 40}/{'m' * 1020}.md", "file_text": "x"}, context)
     sandbox.execute({"command": "view", "path": f"/memories/../{ERASE}"}, context)
+    sandbox.execute({"command": "create", "path": "/memories/k.md", "file_text": f"k {AKIA} and more words\n"})
     sandbox.close()
     return log
+
+
+def test_rule_ids_shown_whole_and_accepted_either_way(hostile_log: Path) -> None:
+    """A secret rule's id is printed whole (secret.aws-access-key-id) and found with or without its
+    prefix; a path refused before canonicalisation is named as such, not left blank."""
+    table = run("audit", "query", str(hostile_log))
+    assert "secret.aws-access-key-id" in table.stdout and "(refused before canonicalisation)" in table.stdout
+    short = run("audit", "query", str(hostile_log), "--rule", "aws-access-key-id", "--format", "jsonl")
+    full = run("audit", "query", str(hostile_log), "--rule", "secret.aws-access-key-id", "--format", "jsonl")
+    assert short.stdout == full.stdout and len(short.stdout.splitlines()) == 1
 
 
 def test_query_table_and_csv_are_neutralised(hostile_log: Path, tmp_path: Path) -> None:
