@@ -143,8 +143,9 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def export_bundle(log: Path, folder: Path, report: VerifyReport, records: int) -> Path:
-    """A folder for an auditor: the log files, the witness and public key, the verification, a manifest."""
+def export_bundle(log: Path, folder: Path, report: VerifyReport, summary: Summary) -> Path:
+    """A folder for an auditor: the log files, the witness and public key, the verification, the report
+    (text and HTML) of the records selected, and a manifest of every file's digest."""
     published = Path(f"{log}.pub")
     key = public_key(published) if published.exists() else None  # refuses a private key before anything is written
     folder.mkdir(parents=True, exist_ok=False)
@@ -153,8 +154,10 @@ def export_bundle(log: Path, folder: Path, report: VerifyReport, records: int) -
             shutil.copy2(source, folder / source.name)
     if key is not None:
         (folder / published.name).write_bytes(key)
-    verification = {"ok": report.ok, "summary": report.summary(), "warnings": report.warnings, "records": records}
+    verification = {"ok": report.ok, "summary": report.summary(), "warnings": report.warnings, "records": summary.calls}
     (folder / "verification.json").write_text(json.dumps(verification, indent=2) + "\n")
+    (folder / "report.txt").write_text(render_text(summary, report), encoding="utf-8")
+    (folder / "report.html").write_text(render_html(summary, report), encoding="utf-8")
     digests = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
     (folder / "manifest.json").write_text(json.dumps({"sha256": digests}, indent=2) + "\n")
     return folder

@@ -187,7 +187,7 @@ def _tell_unreadable(selection: Selection) -> None:
 
 
 def _export(args: argparse.Namespace, source: _Source) -> int:
-    from sandbox.audit_review import export_bundle, write_rows  # noqa: PLC0415 - lazy: start-up
+    from sandbox.audit_review import export_bundle, summarize, write_rows  # noqa: PLC0415 - lazy: start-up
 
     report = source.verify()
     if args.format == "bundle":
@@ -196,10 +196,10 @@ def _export(args: argparse.Namespace, source: _Source) -> int:
         if args.out.exists():
             raise UsageError(f"{args.out} already exists; a bundle is written to a new folder")
         selection = _selection(args)
-        records = sum(1 for _ in selection.of(source.records()))
+        summary = summarize(selection.of(source.records()))
         _tell_unreadable(selection)
         with tempfile.TemporaryDirectory(prefix="memory-sandbox-bundle-") as staging:
-            export_bundle(source.dump(Path(staging)), args.out, report, records)
+            export_bundle(source.dump(Path(staging)), args.out, report, summary)
         print(f"bundle written to {args.out} ({report.summary()})")
         return 0 if report.ok else 1
     selection = _selection(args)

@@ -59,7 +59,8 @@ def test_query_filters_and_formats(log: Path) -> None:
 
 
 def test_export_bundle(log: Path, tmp_path: Path) -> None:
-    """export --format bundle writes the log, witness, public key, verification and a manifest of digests."""
+    """export --format bundle writes the log, witness, public key, verification, the report (text and
+    HTML) and a manifest of digests."""
     out = tmp_path / "bundle"
     result = run("audit", "export", str(log), "--format", "bundle", "--out", str(out))
     assert result.returncode == 0
@@ -69,7 +70,10 @@ def test_export_bundle(log: Path, tmp_path: Path) -> None:
         "memory.audit.jsonl.witness",
         "memory.audit.jsonl.pub",
         "verification.json",
+        "report.txt",
+        "report.html",
     } <= manifest.keys()
+    assert (out / "report.txt").read_text().startswith("Integrity: OK")
     for name, digest in manifest.items():
         assert hashlib.sha256((out / name).read_bytes()).hexdigest() == digest
     assert json.loads((out / "verification.json").read_text())["ok"] is True
