@@ -52,7 +52,7 @@ def _wrapped_sandbox(handler: object, policy: Policy | None, audit: AuditSink | 
                 f"cannot enforce {', '.join(state_keys(policy))} ({exc})"
             ) from None
     sandbox = Sandbox(policy=policy, storage=storage, audit=audit)
-    if isinstance(sandbox.audit, NullAuditSink) and policy.audit.sink != "none":
+    if audit is None and isinstance(sandbox.audit, NullAuditSink) and policy.audit.sink != "none":
         raise PolicyError(
             "wrap mode records every decision, but the wrapped handler names no folder to keep the log beside "
             '(no memory_root): pass audit=AuditLog.open(PATH), set [audit] sink to a file path, or sink = "none" '

@@ -165,7 +165,11 @@ class TestLostConnections:
         assert store.usage() == Usage(11, 1)
 
     def test_retries_are_bounded(self, database: PostgresDatabase, pg_dsn: str) -> None:
-        """When every try loses its connection the call ends in a short storage error; nothing changed."""
+        """When every try loses its connection the call ends in a short storage error; nothing changed.
+
+        A try may also lose its connection before the edit runs (the kill of the try before can land
+        on the connection the pool hands out next, depending on load), so the edit runs at least once
+        and at most once per try."""
         store = database.storage("s")
         store.create(A, b"keep")
         calls = []
@@ -178,7 +182,7 @@ class TestLostConnections:
         with pytest.raises(StorageError) as caught:
             store.modify(A, edit)
         assert caught.value.message == "Error: The memory store failed."
-        assert len(calls) == PostgresStorage.attempts
+        assert 1 <= len(calls) <= PostgresStorage.attempts
         assert store.read(A) == b"keep" and store.usage() == Usage(4, 1)
 
 
