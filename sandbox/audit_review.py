@@ -24,7 +24,7 @@ from sandbox.audit import rotated_segments
 from sandbox.audit_keys import public_key
 from sandbox.audit_ocsf import to_ocsf
 from sandbox.audit_verify import VerifyReport
-from sandbox.display import printable, shortened, spreadsheet_cell
+from sandbox.display import json_line, printable, shortened, spreadsheet_cell
 from sandbox.globs import Glob
 
 __all__ = [
@@ -110,7 +110,7 @@ def write_rows(records: Iterable[dict[str, Any]], fmt: str, out: io.TextIOBase |
         version = _version() if fmt == "ocsf" else ""
         for record in records:
             shown = to_ocsf(record, product_version=version) if fmt == "ocsf" else record
-            out.write(json.dumps(shown, ensure_ascii=False) + "\n")
+            out.write(json_line(shown) + "\n")
             count += 1
         return count
     rows = [[_cell(record.get(column)) or _EMPTY.get(column, "") for column in COLUMNS] for record in records]

@@ -9,11 +9,12 @@ spreadsheet would read as a formula, as OWASP's advice on CSV injection says.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from typing import Final
 
-__all__ = ["printable", "shortened", "spreadsheet_cell"]
+__all__ = ["json_line", "printable", "shortened", "spreadsheet_cell"]
 
 #: Controls (C0, DEL, C1), format characters (bidi controls, zero-width characters), lone
 #: surrogates, line and paragraph separators: shown escaped.
@@ -50,3 +51,14 @@ def spreadsheet_cell(text: str) -> str:
     if text.startswith(_FORMULA_START):
         text = "'" + text
     return printable(text)
+
+
+def json_line(value: object) -> str:
+    """``value`` as one line of JSON in which every character :func:`printable` would escape is a JSON
+    escape (JSON itself escapes only C0 controls, so C1 controls and bidi overrides would reach a terminal)."""
+    text = json.dumps(value, ensure_ascii=False)
+    if _PLAIN.fullmatch(text):
+        return text
+    return "".join(
+        json.dumps(char)[1:-1] if unicodedata.category(char) in _HIDDEN_CATEGORIES else char for char in text
+    )

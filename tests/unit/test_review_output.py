@@ -103,6 +103,10 @@ def test_query_table_and_csv_are_neutralised(hostile_log: Path, tmp_path: Path) 
     for row in rows[1:]:
         assert all(not cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in row), row
         assert not any(RAW_BYTES.search(cell) for cell in row), row
+    for fmt in ("jsonl", "ocsf"):  # JSON escapes only C0 controls: C1 and bidi must not reach the terminal
+        lines = run("audit", "query", str(hostile_log), "--format", fmt)
+        assert lines.returncode == 0 and not RAW_BYTES.search(lines.stdout), fmt
+        assert all(json.loads(line) for line in lines.stdout.splitlines())
     report = run("audit", "report", str(hostile_log))
     assert report.returncode == 0 and not RAW_BYTES.search(report.stdout)
 
