@@ -124,6 +124,14 @@ class _PgCursor(Cursor):
         return cursor.fetchall() if cursor.description is not None else []
 
 
+def _connect_options(dsn: str, timeout: float) -> dict[str, Any]:
+    """Options of the first connection: the pool's timeout as libpq's, unless the DSN sets its own."""
+    options: dict[str, Any] = {"autocommit": True, "application_name": "memory-sandbox"}
+    if "connect_timeout" not in psycopg.conninfo.conninfo_to_dict(dsn):
+        options["connect_timeout"] = max(1, round(timeout))
+    return options
+
+
 class PostgresDatabase:
     """A pool of connections to one PostgreSQL database holding the memory of any number of scopes.
 
@@ -166,11 +174,13 @@ class PostgresDatabase:
             name="memory-sandbox-audit",
         )
         try:
+            # One direct connection first: a refused or unreachable server is reported at once,
+            # where the pool would keep retrying for the whole timeout.
+            with psycopg.connect(dsn, **_connect_options(dsn, timeout)) as probe:
+                encoding = probe.execute("SHOW server_encoding").fetchone()
+            _require_utf8(encoding)
             self._pool.open(wait=True, timeout=timeout)
             self._side.open()
-            with self._pool.connection() as connection:
-                encoding = connection.execute("SHOW server_encoding").fetchone()
-            _require_utf8(encoding)
             self.applied = self.migrate() if migrate else []
         except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
             self.close()

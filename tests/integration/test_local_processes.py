@@ -22,7 +22,7 @@ from sandbox.storage._fs import TEMP_PREFIX, rename_exchange
 from tests.unit.test_local_storage import full_walk
 
 RACE_SECONDS = float(os.environ.get("MEMORY_SANDBOX_RACE_SECONDS", "10"))
-KILL_POINTS = int(os.environ.get("MEMORY_SANDBOX_KILL_POINTS", "200"))
+KILL_POINTS = int(os.environ.get("MEMORY_SANDBOX_KILL_POINTS", "120"))
 # Kill points are drawn from the first KILL_STEPS file-system changes of a writer (about 30 calls).
 KILL_STEPS = 300
 # The race runs RACE_SECONDS and at least this much work, however long that takes on a busy machine.

@@ -167,15 +167,16 @@ def _processes_naming(text: str) -> list[str]:
     not sys.platform.startswith("linux"), reason="reads /proc; the server is killed by PR_SET_PDEATHSIG"
 )
 def test_hung_server_counted_and_killed(tmp_path: Path) -> None:
-    """A server stuck in a tool call is a hang; the worker is restarted and the stuck server dies with it."""
+    """A server stuck in a tool call is a hang; the worker is restarted and the stuck server dies with it.
+    Only the family's two str_replace calls (new text PWNED) hang: each hang costs the timeout and a restart."""
     mapping = tmp_path / "weak.toml"
     mapping.write_text(WEAK_MAP)
     marker = f"hang-marker-{tmp_path.name}"
     code, output, report = attack(
-        tmp_path, f"{sys.executable} {WEAK} {{root}} --hang-on hardlink.md {marker}", "--mcp-map", str(mapping),
+        tmp_path, f"{sys.executable} {WEAK} {{root}} --hang-on PWNED {marker}", "--mcp-map", str(mapping),
         "--families", "hardlink", "--race-seconds", "0", "--timeout", "2", "--strict",
     )  # fmt: skip
     assert code == 1, output
     hung = report["totals"]["hang"]
-    assert hung > 0 and report["worker_restarts"] == hung
+    assert hung >= 2 and report["worker_restarts"] == hung  # more only if the machine is slow past 2 s
     assert _processes_naming(marker) == []

@@ -3,7 +3,7 @@
 Its five tools (read, write, replace, remove, move; no insert) join the path they are
 given onto ROOT as text, with no check at all: ``..`` climbs out, symlinks are followed,
 errors name host paths. ``attack --mcp`` must fail it and name those escapes.
-``python weak_mcp_server.py ROOT --hang-on TEXT`` also hangs on paths holding TEXT.
+``python weak_mcp_server.py ROOT --hang-on TEXT`` also hangs on calls with an argument holding TEXT.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 ROOT = sys.argv[1]
-#: ``--hang-on TEXT``: a call whose path holds TEXT never returns.
+#: ``--hang-on TEXT``: a call with an argument holding TEXT never returns.
 HANG_ON = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--hang-on" else ""
 
 
@@ -29,7 +29,7 @@ def _path(value: Any) -> str:
 
 
 def _run(name: str, args: dict[str, Any]) -> str:
-    if HANG_ON and HANG_ON in str(args.get("path", "")):
+    if HANG_ON and any(HANG_ON in str(value) for value in args.values()):
         time.sleep(3600)  # blocks the whole server, as a stuck synchronous handler does
     if name == "read":
         path = _path(args["path"])
