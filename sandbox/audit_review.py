@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import datetime
 import hashlib
-import html
 import io
 import json
 import shutil
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from sandbox.audit import rotated_segments
+from sandbox.audit_html import Decisions, cell_text, render_html, sections
 from sandbox.audit_keys import public_key
 from sandbox.audit_ocsf import to_ocsf
 from sandbox.audit_verify import VerifyReport
@@ -113,7 +113,7 @@ def write_rows(records: Iterable[dict[str, Any]], fmt: str, out: io.TextIOBase |
             out.write(json_line(shown) + "\n")
             count += 1
         return count
-    rows = [[_cell(record.get(column)) or _EMPTY.get(column, "") for column in COLUMNS] for record in records]
+    rows = [[cell_text(record.get(column)) or _EMPTY.get(column, "") for column in COLUMNS] for record in records]
     if fmt == "csv":
         writer = csv.writer(out)
         writer.writerow(COLUMNS)
@@ -133,14 +133,6 @@ def _version() -> str:
     import sandbox  # noqa: PLC0415 - the package's version, read once per export
 
     return str(sandbox.__version__)
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        return " ".join(str(v) for v in value)
-    return str(value)
 
 
 def export_bundle(log: Path, folder: Path, report: VerifyReport, summary: Summary) -> Path:
@@ -176,6 +168,7 @@ class Summary:
     limit_hits: Counter[str] = field(default_factory=Counter)
     traversal_attempts: int = 0
     bursts: list[str] = field(default_factory=list)
+    decisions: Decisions = field(default_factory=Decisions)
 
 
 def summarize(records: Iterable[dict[str, Any]]) -> Summary:
@@ -187,6 +180,7 @@ def summarize(records: Iterable[dict[str, Any]]) -> Summary:
         if record.get("event") != "outcome":
             continue
         summary.calls += 1
+        summary.decisions.add(record)
         moment = _parse_time(record["time"])
         decision, scope = record.get("decision", "?"), record.get("scope") or "(none)"
         summary.by_period[moment.date().isoformat()][decision] += 1
@@ -216,64 +210,9 @@ def render_text(summary: Summary, report: VerifyReport) -> str:
     lines = [f"Integrity: {report.summary()}", *[f"  warning: {w}" for w in report.warnings], ""]
     decisions = ", ".join(f"{printable(k)} {v}" for k, v in summary.by_decision.most_common())
     lines.append(f"{summary.calls} calls: {decisions}")
-    for title, counter in _sections(summary):
+    for title, counter in sections(summary):
         lines.append(f"\n{title}:")
         lines += [f"  {count:>7}  {printable(name)}" for name, count in counter.most_common(15)] or ["  (none)"]
     lines.append(f"\nAnomalies: {summary.traversal_attempts} traversal attempts")
     lines += [f"  burst: {printable(burst)}" for burst in summary.bursts]
     return "\n".join(lines) + "\n"
-
-
-def _sections(summary: Summary) -> list[tuple[str, Counter[str]]]:
-    periods = Counter({day: sum(counts.values()) for day, counts in summary.by_period.items()})
-    return [
-        ("Calls per day", periods),
-        ("By command", summary.by_command),
-        ("By rule", summary.by_rule),
-        ("By scope", summary.by_scope),
-        ("Top denied paths", summary.denied_paths),
-        ("Secrets redacted, by rule", summary.secrets_redacted),
-        ("Quota and limit hits", summary.limit_hits),
-    ]
-
-
-def render_html(summary: Summary, report: VerifyReport) -> str:
-    """One self-contained page (inline CSS and SVG, no scripts, no network fetches)."""
-    status = "ok" if report.ok else "tampered"
-    parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>memory-sandbox audit report</title>",
-        "<style>body{font:14px system-ui,sans-serif;margin:2em;max-width:60em}h1{font-size:1.4em}"
-        ".ok{background:#e6f4ea;border-left:6px solid #1e8e3e}"
-        ".tampered{background:#fce8e6;border-left:6px solid #d93025}"
-        ".integrity{padding:.8em}table{border-collapse:collapse}td{padding:2px 8px}svg text{font-size:11px}</style>",
-        "</head><body><h1>memory-sandbox audit report</h1>",
-        f"<div class='integrity {status}' id='integrity'><strong>Integrity: {html.escape(report.summary())}</strong>",
-        *[f"<br>warning: {html.escape(w)}" for w in report.warnings],
-        "</div>",
-        f"<p id='totals'>{summary.calls} calls: "
-        + ", ".join(f"{html.escape(k)} {v}" for k, v in summary.by_decision.most_common())
-        + "</p>",
-    ]
-    for title, counter in _sections(summary):
-        parts.append(f"<h2>{html.escape(title)}</h2>{_bars(counter)}")
-    parts.append(f"<h2>Anomalies</h2><p id='anomalies'>{summary.traversal_attempts} traversal attempts</p><ul>")
-    parts += [f"<li>{html.escape(burst)}</li>" for burst in summary.bursts]
-    parts.append("</ul></body></html>")
-    return "\n".join(parts) + "\n"
-
-
-def _bars(counter: Counter[str]) -> str:
-    items = counter.most_common(15)
-    if not items:
-        return "<p>(none)</p>"
-    top, height = max(count for _, count in items), 18
-    rows = []
-    for index, (name, count) in enumerate(items):
-        width = max(1, round(300 * count / top))
-        y = index * height
-        rows.append(
-            f"<rect x='220' y='{y + 2}' width='{width}' height='{height - 4}' fill='#4a7bd0'></rect>"
-            f"<text x='215' y='{y + 13}' text-anchor='end'>{html.escape(name[:40])}</text>"
-            f"<text x='{225 + width}' y='{y + 13}'>{count}</text>"
-        )
-    return f"<svg class='chart' width='600' height='{len(items) * height}' role='img'>{''.join(rows)}</svg>"

@@ -66,13 +66,18 @@ def test_chat_narration_is_escaped(capsys: pytest.CaptureFixture[str]) -> None:
     assert not RAW_BYTES.search(shown) and "\\x9b" in shown and "\\x1b" in shown
 
 
-@pytest.fixture
-def hostile_log(tmp_path: Path) -> Path:
-    """A verified log whose scope, principal and paths hold escapes, bidi and formulas."""
+def audited_sandbox(tmp_path: Path) -> tuple[Sandbox, Path]:
+    """A sandbox on local files with the default policy, recording to a log of its own."""
     log = tmp_path / "audit" / "audit.jsonl"
     log.parent.mkdir()
     audit = AuditLog.open(log)
-    sandbox = Sandbox(policy=load_policy("default"), storage=LocalStorage(tmp_path / "m"), audit=audit)
+    return Sandbox(policy=load_policy("default"), storage=LocalStorage(tmp_path / "m"), audit=audit), log
+
+
+@pytest.fixture
+def hostile_log(tmp_path: Path) -> Path:
+    """A verified log whose scope, principal and paths hold escapes, bidi and formulas."""
+    sandbox, log = audited_sandbox(tmp_path)
     context = CallContext(scope='=HYPERLINK("http://x")', principal=f"@{ERASE}{BIDI}", session_id=f"+{CSI}")
     sandbox.execute({"command": "create", "path": "/memories/=cmd.md", "file_text": "x\n"}, context)
     sandbox.execute({"command": "create", "path": f"/memories/{'n' * 40}/{'m' * 1020}.md", "file_text": "x"}, context)
