@@ -3,7 +3,8 @@
 A path, an ``old_str``, a scope or a principal may hold escape sequences that move the cursor
 or erase a line (a DENY row rewritten as an allow), bidi overrides that reorder what is read,
 invisible characters, or a formula a spreadsheet would run. :func:`printable` shows each such
-character escaped (``\\x1b``, ``\\u202e``); :func:`spreadsheet_cell` also defuses a cell that a
+character escaped (``\\x1b``, ``\\u202e``) and a backslash doubled, so an escape shown is never
+ambiguous with text that spelt one; :func:`spreadsheet_cell` also defuses a cell that a
 spreadsheet would read as a formula, as OWASP's advice on CSV injection says.
 """
 
@@ -19,8 +20,8 @@ __all__ = ["json_line", "printable", "shortened", "spreadsheet_cell"]
 #: Controls (C0, DEL, C1), format characters (bidi controls, zero-width characters), lone
 #: surrogates, line and paragraph separators: shown escaped.
 _HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-#: A quick test for text that needs no escaping (most of it): printable ASCII and ordinary letters.
-_PLAIN: Final = re.compile(r"[ -~]*")
+#: A quick test for text that needs no escaping (most of it): printable ASCII but the backslash.
+_PLAIN: Final = re.compile(r"[ -\[\]-~]*")
 #: What starts a formula in Excel, LibreOffice and Google Sheets.
 _FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
 
@@ -28,6 +29,8 @@ _FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
 def _escaped(char: str, keep_newlines: bool) -> str:
     if char == "\n" and keep_newlines:
         return char
+    if char == "\\":
+        return "\\\\"
     if unicodedata.category(char) not in _HIDDEN_CATEGORIES:
         return char
     code = ord(char)
@@ -35,7 +38,8 @@ def _escaped(char: str, keep_newlines: bool) -> str:
 
 
 def printable(text: str, *, keep_newlines: bool = False) -> str:
-    """``text`` with every control, format, surrogate and separator character shown escaped."""
+    """``text`` with every control, format, surrogate and separator character shown escaped, and each
+    backslash doubled (a path spelling ``\\x1b`` shows as ``\\\\x1b``, never as an escape)."""
     if _PLAIN.fullmatch(text):
         return text
     return "".join(_escaped(char, keep_newlines) for char in text)

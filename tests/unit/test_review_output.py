@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from sandbox import Sandbox, load_policy
 from sandbox.audit import AuditLog
@@ -34,6 +36,16 @@ def test_printable_escapes_what_a_terminal_would_act_on() -> None:
     assert printable("ordinary text, naïve, 日本語") == "ordinary text, naïve, 日本語"
     assert printable("two\nlines", keep_newlines=True) == "two\nlines" and printable("a\nb") == "a\\x0ab"
     assert printable("\ud800") == "\\ud800"
+
+
+@example("\\x1b")  # text spelling an escape: shown with its backslash doubled, never as ESC
+@example("\\\x1b")
+@given(st.text())
+def test_printable_can_be_read_back_exactly(text: str) -> None:
+    """What is shown is unambiguous: every escape decodes back to the text it stands for."""
+    shown = printable(text)
+    assert not RAW_BYTES.search(shown)
+    assert shown.encode("ascii", "backslashreplace").decode("unicode_escape") == text
 
 
 @pytest.mark.parametrize("cell", ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1"])
