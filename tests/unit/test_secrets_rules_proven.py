@@ -10,6 +10,7 @@ must hold, so deleting a rule (and its examples with it) fails here too.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from dataclasses import replace
 from importlib import resources
@@ -44,6 +45,12 @@ SHIPPED_RULE_IDS = frozenset(
 )
 
 
+@functools.cache
+def whole_pack_engine(pack_id: str) -> SecretEngine:
+    """The engine of a whole shipped pack, compiled once per test process."""
+    return SecretEngine(next(pack for pack in PACKS.values() if pack.id == pack_id).rules)
+
+
 def rule_id(item: tuple[RulePack, SecretRule]) -> str:
     return item[1].id
 
@@ -75,8 +82,10 @@ class TestShippedRules:
     def test_positives_not_reported_without_the_rule(self, item: tuple[RulePack, SecretRule]) -> None:
         """With the rule removed its positives are not reported under its id; with it, they are redacted."""
         pack, rule = item
-        others = SecretEngine(tuple(other for other in pack.rules if other is not rule))
-        everything = SecretEngine(pack.rules)
+        # Without the rule, on RE2: compiling a pack is 8x cheaper there than on hyperscan, and
+        # both find the same (tests/unit/test_secrets.py runs its corpus on each; CI runs RE2 alone too).
+        others = SecretEngine(tuple(other for other in pack.rules if other is not rule), native=False)
+        everything = whole_pack_engine(pack.id)
         alone = SecretEngine((rule,))
         for text in pack.examples[rule.id].positive:
             data = text.encode()
