@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from sandbox.audit import AuditLog
-from sandbox.audit_verify import verify
+from sandbox.audit.verify import verify
 from sandbox.decision import CallContext, Decision, Note
 
 

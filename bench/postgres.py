@@ -46,7 +46,7 @@ from anthropic.tools import BetaLocalFilesystemMemoryTool
 from pg_server import NoServer, fresh_schema, server  # bench/, beside this script
 
 from sandbox import Sandbox
-from sandbox.audit_postgres import PostgresAuditLog, verify_postgres
+from sandbox.audit.postgres import PostgresAuditLog, verify_postgres
 from sandbox.policy import parse_policy
 from sandbox.scopes import Scopes
 from sandbox.storage.postgres import PostgresDatabase

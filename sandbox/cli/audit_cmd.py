@@ -14,8 +14,8 @@ from sandbox.cli.exits import UsageError
 from sandbox.cli.progress import progress_bar
 
 if TYPE_CHECKING:
-    from sandbox.audit_review import Filters, Selection
-    from sandbox.audit_verify import VerifyReport
+    from sandbox.audit.review import Filters, Selection
+    from sandbox.audit.verify import VerifyReport
     from sandbox.storage.postgres import PostgresDatabase
 
 __all__ = ["add_audit_commands"]
@@ -87,16 +87,16 @@ class _Source:
 
     def records(self) -> Iterator[dict[str, Any]]:
         if self.database is not None:
-            from sandbox.audit_postgres import read_postgres_records  # noqa: PLC0415 - psycopg only when asked for
+            from sandbox.audit.postgres import read_postgres_records  # noqa: PLC0415 - psycopg only when asked for
 
             return read_postgres_records(self.database, self.args.log_name)
-        from sandbox.audit_verify import read_records  # noqa: PLC0415 - lazy: start-up
+        from sandbox.audit.verify import read_records  # noqa: PLC0415 - lazy: start-up
 
         return read_records(self.args.log)
 
     def verify(self) -> VerifyReport:
         if self.database is not None:
-            from sandbox.audit_postgres import verify_postgres  # noqa: PLC0415 - psycopg only when asked for
+            from sandbox.audit.postgres import verify_postgres  # noqa: PLC0415 - psycopg only when asked for
 
             return verify_postgres(self.database, key_file=self.args.key, log=self.args.log_name)
         return _checked_file(self.args)
@@ -105,8 +105,8 @@ class _Source:
         """The chain as a log file (and witness, and key) in ``folder``, for a bundle."""
         if self.database is None:
             return Path(self.args.log)
-        from sandbox.audit_keys import public_key  # noqa: PLC0415 - lazy: start-up
-        from sandbox.audit_postgres import dump_postgres  # noqa: PLC0415 - psycopg only when asked for
+        from sandbox.audit.keys import public_key  # noqa: PLC0415 - lazy: start-up
+        from sandbox.audit.postgres import dump_postgres  # noqa: PLC0415 - psycopg only when asked for
 
         key = public_key(self.args.key)  # a private key given as --key is refused, never copied
         log = dump_postgres(self.database, folder / "audit.jsonl", log=self.args.log_name)
@@ -135,7 +135,7 @@ def _add_filters(parser: argparse.ArgumentParser) -> None:
 
 
 def _filters(args: argparse.Namespace) -> Filters:
-    from sandbox.audit_review import Filters  # noqa: PLC0415 - lazy: start-up
+    from sandbox.audit.review import Filters  # noqa: PLC0415 - lazy: start-up
 
     return Filters(
         since=args.since, until=args.until, scope=args.scope, principal=args.principal,
@@ -144,7 +144,7 @@ def _filters(args: argparse.Namespace) -> Filters:
 
 
 def _checked_file(args: argparse.Namespace) -> VerifyReport:
-    from sandbox.audit_verify import verify  # noqa: PLC0415 - lazy: start-up
+    from sandbox.audit.verify import verify  # noqa: PLC0415 - lazy: start-up
 
     big = args.log.exists() and args.log.stat().st_size >= _PROGRESS_FROM
     bar = progress_bar("verifying") if big else None
@@ -164,7 +164,7 @@ def _verify(args: argparse.Namespace, source: _Source) -> int:
 
 
 def _query(args: argparse.Namespace, source: _Source) -> int:
-    from sandbox.audit_review import write_rows  # noqa: PLC0415 - lazy: start-up
+    from sandbox.audit.review import write_rows  # noqa: PLC0415 - lazy: start-up
 
     report = source.verify()
     print(f"chain {'verified' if report.ok else 'NOT verified'}: {report.summary()}", file=sys.stderr)
@@ -176,7 +176,7 @@ def _query(args: argparse.Namespace, source: _Source) -> int:
 
 
 def _selection(args: argparse.Namespace) -> Selection:
-    from sandbox.audit_review import Selection  # noqa: PLC0415 - lazy: start-up
+    from sandbox.audit.review import Selection  # noqa: PLC0415 - lazy: start-up
 
     return Selection(_filters(args))
 
@@ -187,7 +187,7 @@ def _tell_unreadable(selection: Selection) -> None:
 
 
 def _export(args: argparse.Namespace, source: _Source) -> int:
-    from sandbox.audit_review import export_bundle, summarize, write_rows  # noqa: PLC0415 - lazy: start-up
+    from sandbox.audit.review import export_bundle, summarize, write_rows  # noqa: PLC0415 - lazy: start-up
 
     report = source.verify()
     if args.format == "bundle":
@@ -214,7 +214,7 @@ def _export(args: argparse.Namespace, source: _Source) -> int:
 
 
 def _report(args: argparse.Namespace, source: _Source) -> int:
-    from sandbox.audit_review import render_html, render_text, summarize  # noqa: PLC0415 - lazy: start-up
+    from sandbox.audit.review import render_html, render_text, summarize  # noqa: PLC0415 - lazy: start-up
 
     report = source.verify()
     selection = _selection(args)

@@ -22,17 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Final
 
 import psycopg
 import psycopg.errors
 import psycopg_pool
 
-from sandbox.audit import AuditError, ChainedAuditSink
-from sandbox.audit_keys import load_signer
 from sandbox.errors import StorageError
-from sandbox.policy import AuditSection
 from sandbox.storage.sql import SCHEMA, Cursor, Migration, SqlStorage, migrate
 
 __all__ = ["MIGRATIONS", "PostgresDatabase", "PostgresStorage", "describe_dsn"]
@@ -294,16 +290,6 @@ class PostgresStorage(SqlStorage):
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-    def open_beside_audit(self, section: AuditSection) -> ChainedAuditSink:
-        """The database's own audit chain, for a policy's ``sink = "beside-store"``."""
-        from sandbox.audit_postgres import PostgresAuditLog  # noqa: PLC0415 - the audit module imports this one
-
-        if not section.key_file:
-            raise AuditError(
-                "Error: An audit log in PostgreSQL needs [audit] key_file (one signing key for every worker)."
-            )
-        return PostgresAuditLog(self.database, load_signer(Path(section.key_file)), settings=section)
 
     def _transaction(self, *, write: bool, single: bool) -> Any:
         return self.database.transaction(self.scope, single=single and not write)

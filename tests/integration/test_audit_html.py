@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.audit_html import ROW_LIMIT, Decisions
+from sandbox.audit.html import ROW_LIMIT, Decisions
 from sandbox.decision import CallContext
 from tests.integration import browser
 from tests.unit.test_cli import run

@@ -13,8 +13,8 @@ import pytest
 
 from sandbox import Sandbox
 from sandbox.audit import AuditError
-from sandbox.audit_keys import load_signer
-from sandbox.audit_postgres import PostgresAuditLog, verify_postgres
+from sandbox.audit.keys import load_signer
+from sandbox.audit.postgres import PostgresAuditLog, verify_postgres
 from sandbox.cli.main import main
 from sandbox.paths import canonicalize
 from sandbox.policy import parse_policy

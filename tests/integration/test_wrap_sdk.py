@@ -13,7 +13,7 @@ from anthropic.tools import BetaAsyncLocalFilesystemMemoryTool, BetaLocalFilesys
 
 from sandbox import Sandbox, load_policy
 from sandbox.audit import AuditLog
-from sandbox.audit_verify import verify
+from sandbox.audit.verify import verify
 from sandbox.decision import ListAuditSink
 from sandbox.errors import PolicyError
 from sandbox.integrations.anthropic import AsyncSandboxedMemoryTool, SandboxedMemoryTool

@@ -16,7 +16,7 @@ import pytest
 
 from sandbox import Sandbox, load_policy
 from sandbox.audit import AuditLog, line_hash, rotated_segments
-from sandbox.audit_verify import AuditUnreadable, verify
+from sandbox.audit.verify import AuditUnreadable, verify
 from sandbox.decision import CallContext
 from sandbox.storage import InMemoryStorage, LocalStorage
 from tests.secrets_corpus import SECRET_MAKERS

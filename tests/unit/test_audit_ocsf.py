@@ -7,7 +7,7 @@ from pathlib import Path
 
 from sandbox import Sandbox, load_policy
 from sandbox.audit import AuditLog
-from sandbox.audit_ocsf import OCSF_VERSION
+from sandbox.audit.ocsf import OCSF_VERSION
 from sandbox.decision import CallContext
 from sandbox.storage import LocalStorage
 from tests.unit.test_cli import run

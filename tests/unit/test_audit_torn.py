@@ -16,7 +16,7 @@ import pytest
 
 from sandbox import Sandbox, load_policy
 from sandbox.audit import AuditLog
-from sandbox.audit_verify import verify
+from sandbox.audit.verify import verify
 from sandbox.storage import InMemoryStorage
 
 TORN = b'{"seq":41,"time":"2026-12-01T10:00:00.000000Z","event":"intent","decision_id":"d1","sc'

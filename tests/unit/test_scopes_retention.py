@@ -11,7 +11,7 @@ import pytest
 
 from sandbox import Sandbox, load_policy
 from sandbox.audit import AuditLog
-from sandbox.audit_verify import verify
+from sandbox.audit.verify import verify
 from sandbox.decision import CallContext, ListAuditSink
 from sandbox.policy import parse_policy
 from sandbox.retention import expire, purge

@@ -17,115 +17,19 @@ import base64
 import datetime
 import hashlib
 import html
-from collections import Counter, deque
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from collections import Counter
+from typing import Final
 
+from sandbox.audit.summary import ROW_LIMIT, TABLE_COLUMNS, Decisions, Session, Summary, sections
+from sandbox.audit.verify import VerifyReport
 from sandbox.display import printable, shortened
 
-if TYPE_CHECKING:
-    from sandbox.audit_review import Summary
-    from sandbox.audit_verify import VerifyReport
+__all__ = ["render_html"]
 
-__all__ = ["Decisions", "cell_text", "render_html", "sections"]
-
-#: Rows the table holds at most: every denied, redacted or failed call first, then the latest others.
-ROW_LIMIT: Final = 5_000
-#: Sessions drawn on the timeline (most flagged first), and marks per session.
+#: Sessions drawn on the timeline, most flagged first.
 SESSION_LIMIT: Final = 60
-MARK_LIMIT: Final = 400
-#: The table's columns: (heading, record field, characters shown).
-COLUMNS: Final = (
-    ("time", "time", 32),
-    ("scope", "scope", 64),
-    ("principal", "principal", 64),
-    ("session", "session_id", 64),
-    ("command", "command", 24),
-    ("path", "paths", 160),
-    ("verdict", "decision", 16),
-    ("rule", "rules", 160),
-    ("reason", "reasons", 240),
-    ("outcome", "outcome", 24),
-)
-#: The order a reviewer reads verdicts in.
-_VERDICT_RANK: Final = {"deny": 0, "redact": 1, "error": 2}
+
 _COLOURS: Final = {"deny": "#d93025", "redact": "#e37400", "allow": "#1e8e3e"}
-
-
-def cell_text(value: Any) -> str:
-    """A record field as one line of text: lists joined by spaces, nothing for a missing field."""
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        return " ".join(str(item) for item in value)
-    return str(value)
-
-
-def _flagged(record: dict[str, Any]) -> bool:
-    return record.get("decision") != "allow" or record.get("outcome") not in (None, "ok")
-
-
-@dataclass
-class _Session:
-    first: str
-    last: str
-    scope: str
-    principal: str
-    verdicts: Counter[str] = field(default_factory=Counter)
-    marks: list[tuple[str, str]] = field(default_factory=list)
-
-
-@dataclass
-class Decisions:
-    """The decisions a report shows, bounded whatever the size of the log."""
-
-    total: int = 0
-    flagged: list[dict[str, Any]] = field(default_factory=list)
-    others: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=ROW_LIMIT))
-    sessions: dict[str, _Session] = field(default_factory=dict)
-
-    def add(self, record: dict[str, Any]) -> None:
-        self.total += 1
-        row = {key: cell_text(record.get(key)) for _, key, _ in COLUMNS}
-        row["paths"] = row["paths"] or "(refused before canonicalisation)"
-        if _flagged(record):
-            if len(self.flagged) < ROW_LIMIT:
-                self.flagged.append(row)
-        else:
-            self.others.append(row)
-        name, moment, verdict = row["session_id"] or "(no session)", row["time"], row["decision"]
-        session = self.sessions.get(name)
-        if session is None:
-            session = self.sessions[name] = _Session(moment, moment, row["scope"], row["principal"])
-        session.last = max(session.last, moment)
-        session.first = min(session.first, moment)
-        session.verdicts[verdict] += 1
-        if len(session.marks) < MARK_LIMIT:
-            session.marks.append((moment, verdict))
-
-    def rows(self) -> list[dict[str, str]]:
-        """Denied, redacted and failed calls first (each by time), then the latest allowed ones."""
-        room = ROW_LIMIT - len(self.flagged)
-        others = list(self.others)[-room:] if room > 0 else []
-        flagged = sorted(self.flagged, key=lambda row: (_VERDICT_RANK.get(row["decision"], 3), row["time"]))
-        return flagged + others
-
-
-def sections(summary: Summary) -> list[tuple[str, Counter[str]]]:
-    """The counts both reports show, titled."""
-    periods = Counter({day: sum(counts.values()) for day, counts in summary.by_period.items()})
-    return [
-        ("Calls per day", periods),
-        ("By command", summary.by_command),
-        ("By rule", summary.by_rule),
-        ("By scope", summary.by_scope),
-        ("Top denied paths", summary.denied_paths),
-        ("Secrets redacted, by rule", summary.secrets_redacted),
-        ("Quota and limit hits", summary.limit_hits),
-    ]
-
-
-# -- the page ---------------------------------------------------------------------------------
 
 _STYLE: Final = (
     "body{font:14px system-ui,sans-serif;margin:2em;max-width:90em}h1{font-size:1.4em}"
@@ -239,7 +143,7 @@ def _table(decisions: Decisions) -> list[str]:
     left_out = decisions.total - len(rows)
     note = f" ({left_out} allowed calls left out: the table holds {ROW_LIMIT})" if left_out else ""
     options = "".join(f"<option value='{v}'>{v}</option>" for v in ("deny", "redact", "allow"))
-    heads = "".join(f"<th scope='col'>{heading}</th>" for heading, _, _ in COLUMNS)
+    heads = "".join(f"<th scope='col'>{heading}</th>" for heading, _, _ in TABLE_COLUMNS)
     parts = [
         "<h2>Decisions</h2>",
         f"<p>Denied and redacted calls first.{html.escape(note)}</p>",
@@ -250,7 +154,7 @@ def _table(decisions: Decisions) -> list[str]:
     ]
     for row in rows:
         verdict = html.escape(row["decision"], quote=True)
-        cells = "".join(f"<td>{_shown(row[key], limit)}</td>" for _, key, limit in COLUMNS)
+        cells = "".join(f"<td>{_shown(row[key], limit)}</td>" for _, key, limit in TABLE_COLUMNS)
         parts.append(f"<tr class='{verdict}' data-verdict='{verdict}'>{cells}</tr>")
     parts.append("</tbody></table>")
     return parts
@@ -285,7 +189,7 @@ def _timeline(decisions: Decisions) -> list[str]:
     return parts
 
 
-def _strip(session: _Session) -> str:
+def _strip(session: Session) -> str:
     """Each call of a session as a tick between its first and last call, coloured by verdict."""
     start, end = _moment(session.first), _moment(session.last)
     span = max(end - start, 1e-6)

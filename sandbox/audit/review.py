@@ -13,17 +13,17 @@ import hashlib
 import io
 import json
 import shutil
-from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from sandbox.audit import rotated_segments
-from sandbox.audit_html import Decisions, cell_text, render_html, sections
-from sandbox.audit_keys import public_key
-from sandbox.audit_ocsf import to_ocsf
-from sandbox.audit_verify import VerifyReport
+from sandbox.audit.html import render_html
+from sandbox.audit.keys import public_key
+from sandbox.audit.ocsf import to_ocsf
+from sandbox.audit.records import rotated_segments
+from sandbox.audit.summary import Summary, cell_text, parse_time, sections, summarize
+from sandbox.audit.verify import VerifyReport
 from sandbox.display import json_line, printable, shortened, spreadsheet_cell
 from sandbox.globs import Glob
 
@@ -44,12 +44,6 @@ COLUMNS: Final = ("time", "scope", "principal", "command", "paths", "decision", 
 _CELL_LIMITS: Final = {"paths": 64, "rules": 160}
 #: What an empty cell means, where it means something.
 _EMPTY: Final = {"paths": "(refused before canonicalisation)"}
-_TRAVERSAL: Final = frozenset({"path.traversal", "path.outside_root", "path.encoding", "path.lookalike", "path.unc"})
-_BURST: Final = (10, 60.0)  # this many denials within this many seconds, in one scope
-
-
-def _parse_time(text: str) -> datetime.datetime:
-    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 @dataclass(frozen=True)
@@ -66,7 +60,7 @@ class Filters:
     def accepts(self, record: dict[str, Any]) -> bool:
         if record.get("event") != "outcome":
             return False
-        moment = _parse_time(record["time"])
+        moment = parse_time(record["time"])
         if (self.since and moment < self.since) or (self.until and moment > self.until):
             return False
         for key in ("scope", "principal", "command", "decision"):
@@ -153,57 +147,6 @@ def export_bundle(log: Path, folder: Path, report: VerifyReport, summary: Summar
     digests = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
     (folder / "manifest.json").write_text(json.dumps({"sha256": digests}, indent=2) + "\n")
     return folder
-
-
-@dataclass
-class Summary:
-    calls: int = 0
-    by_period: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
-    by_decision: Counter[str] = field(default_factory=Counter)
-    by_command: Counter[str] = field(default_factory=Counter)
-    by_rule: Counter[str] = field(default_factory=Counter)
-    by_scope: Counter[str] = field(default_factory=Counter)
-    denied_paths: Counter[str] = field(default_factory=Counter)
-    secrets_redacted: Counter[str] = field(default_factory=Counter)
-    limit_hits: Counter[str] = field(default_factory=Counter)
-    traversal_attempts: int = 0
-    bursts: list[str] = field(default_factory=list)
-    decisions: Decisions = field(default_factory=Decisions)
-
-
-def summarize(records: Iterable[dict[str, Any]]) -> Summary:
-    """Counts by period (day), decision, command, rule and scope, and the anomalies."""
-    summary = Summary()
-    recent: dict[str, list[datetime.datetime]] = defaultdict(list)
-    flagged: set[str] = set()
-    for record in records:
-        if record.get("event") != "outcome":
-            continue
-        summary.calls += 1
-        summary.decisions.add(record)
-        moment = _parse_time(record["time"])
-        decision, scope = record.get("decision", "?"), record.get("scope") or "(none)"
-        summary.by_period[moment.date().isoformat()][decision] += 1
-        summary.by_decision[decision] += 1
-        summary.by_command[record.get("command") or "(malformed)"] += 1
-        summary.by_scope[scope] += 1
-        rules = record.get("rules", [])
-        summary.by_rule.update(rules)
-        for rule in rules:
-            if rule.startswith("secret.") and decision == "redact":
-                summary.secrets_redacted[rule] += 1
-            if rule.startswith(("quota.", "limits.")):
-                summary.limit_hits[rule] += 1
-        if decision == "deny":
-            summary.denied_paths.update(record.get("paths") or ["(path refused before canonicalisation)"])
-            summary.traversal_attempts += bool(_TRAVERSAL.intersection(rules))
-            window = [t for t in recent[scope] if (moment - t).total_seconds() <= _BURST[1]] + [moment]
-            recent[scope] = window
-            if len(window) >= _BURST[0] and scope not in flagged:
-                flagged.add(scope)
-                seconds = f"{_BURST[1]:.0f} s"
-                summary.bursts.append(f"{len(window)} denials within {seconds} in scope {scope} at {record['time']}")
-    return summary
 
 
 def render_text(summary: Summary, report: VerifyReport) -> str:

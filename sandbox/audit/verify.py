@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sandbox.audit import GENESIS, line_hash, rotated_segments
-from sandbox.audit_keys import Verifier, review_verifier
+from sandbox.audit.keys import Verifier, review_verifier
+from sandbox.audit.records import GENESIS, line_hash, rotated_segments
 from sandbox.errors import KeyRefused, SandboxError
 
 __all__ = [

@@ -10,7 +10,7 @@ otherwise it answers the true end and the writer renders the line again there. S
 workers on any number of hosts extend one chain, in one order, at one round trip per
 record when they do not collide. A connection lost mid-append is retried, and a line
 that did reach the table before the loss is recognised, not written twice.
-:func:`verify_postgres` checks it exactly as :func:`~sandbox.audit_verify.verify`
+:func:`verify_postgres` checks it exactly as :func:`~sandbox.audit.verify.verify`
 checks a file.
 
 Grant the workers' role only ``SELECT, INSERT`` on the two audit tables (and
@@ -29,9 +29,10 @@ from typing import Any, Final, LiteralString
 
 import psycopg
 
-from sandbox.audit import AuditError, ChainedAuditSink, line_hash
-from sandbox.audit_keys import Signer, Verifier, load_signer, review_verifier
-from sandbox.audit_verify import AuditUnreadable, VerifyReport, check_witness, verify_lines
+from sandbox.audit.chain import ChainedAuditSink
+from sandbox.audit.keys import Signer, Verifier, load_signer, review_verifier
+from sandbox.audit.records import AuditError, line_hash
+from sandbox.audit.verify import AuditUnreadable, VerifyReport, check_witness, verify_lines
 from sandbox.policy import AuditSection
 from sandbox.storage.postgres import PostgresDatabase
 

@@ -1,0 +1,192 @@
+"""The audit chain: records, one JSON object per line, each chained to the line before.
+
+:class:`ChainedAuditSink` is an :class:`~sandbox.decision.AuditSink`: every line carries
+``prev``, the SHA-256 of the exact bytes of the previous line (without its newline), and a
+``seq`` number; every ``checkpoint_every`` records, at rotation and at close, a checkpoint
+signed with the log's key is written to the log and to a witness. Where the lines are kept is
+a subclass's business: a file (:mod:`sandbox.audit.file_log`) or a database table
+(:mod:`sandbox.audit.postgres`).
+
+Records are rendered by a structlog pipeline built for each log (never the application's
+global structlog configuration). They hold canonical paths, rule ids, reasons, sizes and keyed
+digests, never file content, a secret or a host path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager
+from typing import Any, Final
+
+import structlog
+
+from sandbox.audit.keys import Signer
+from sandbox.audit.records import GENESIS, AuditError, dumps, line_hash, rfc3339
+from sandbox.audit.verify import VerifyReport
+from sandbox.decision import Decision
+from sandbox.policy import AuditSection
+
+__all__ = ["ChainedAuditSink"]
+
+_WRITES: Final = frozenset({"create", "str_replace", "insert", "delete", "rename", "expire", "purge"})
+
+
+class _LineWriter:
+    """The structlog "logger" at the end of the pipeline: hands a rendered line to its sink."""
+
+    def __init__(self, owner: ChainedAuditSink) -> None:
+        self._owner = owner
+
+    def msg(self, message: str) -> None:
+        self._owner._write_line(message.encode("utf-8") + b"\n")
+
+
+class ChainedAuditSink(ABC):
+    """An append-only, hash-chained, checkpointed record of decisions, wherever its lines are kept.
+
+    Subclasses keep lines (:meth:`_store_line`) and give
+    :meth:`_locked`, which serializes appends among all writers and sets ``_seq``
+    and ``_last`` to the chain's end as every writer sees it.
+    """
+
+    def __init__(self, signer: Signer, settings: AuditSection) -> None:
+        self._signer = signer
+        self._durability = settings.durability
+        self._checkpoint_every = settings.checkpoint_every
+        self._identifiers = (settings.log_principal, settings.log_session, settings.log_tool_use)
+        self._thread_lock = threading.Lock()
+        self._seq, self._last, self._since_checkpoint = 0, GENESIS, 0
+        self._closed = False
+        self._logger = structlog.BoundLogger(
+            _LineWriter(self),
+            processors=[structlog.processors.JSONRenderer(serializer=dumps)],
+            context={},
+        )
+
+    def __enter__(self) -> ChainedAuditSink:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @abstractmethod
+    def verify(self) -> VerifyReport:
+        """Check the whole chain as it stands (records, signed checkpoints, witness)."""
+
+    @abstractmethod
+    def _locked(self, *, sync: bool = True) -> AbstractContextManager[None]:
+        """Exclusive use of the chain's end, for every writer anywhere; ``sync``: make it durable."""
+
+    @abstractmethod
+    def _store_line(self, line: bytes, *, witness: bool = False) -> None:
+        """Append one rendered line (with its newline) to the chain as record ``_seq + 1``.
+
+        ``witness``: the line is a checkpoint; also keep it where the log's own writer
+        cannot quietly cut it.
+        """
+
+    @abstractmethod
+    def _release(self) -> None:
+        """Free what the sink holds; called once, at close."""
+
+    @abstractmethod
+    def _after_append(self, *, sync: bool) -> None:
+        """What follows an append inside the lock (a file log fsyncs and rotates)."""
+
+    # the AuditSink protocol
+
+    def intent(self, decision: Decision) -> None:
+        sync = self._durability == "fsync-all" or (self._durability == "fsync" and decision.command in _WRITES)
+        self._append("intent", self._fields(decision, intent=True), sync=sync)
+
+    def outcome(self, decision: Decision) -> None:
+        self._append("outcome", self._fields(decision, intent=False), sync=self._durability == "fsync-all")
+
+    def keyed_digest(self, data: bytes) -> str | None:
+        return self._signer.digest(data)
+
+    def checkpoint(self) -> None:
+        """Write a signed checkpoint now (to the log and the witness), unless the last record is one."""
+        with self._locked():
+            if self._since_checkpoint or self._seq == 0:
+                self._write_checkpoint()
+
+    def close(self) -> None:
+        """Write the closing checkpoint and release what the sink holds; idempotent."""
+        if self._closed:
+            return
+        with contextlib.suppress(AuditError):
+            self.checkpoint()
+        self._closed = True
+        self._release()
+
+    # the chain
+
+    def _fields(self, decision: Decision, *, intent: bool) -> dict[str, Any]:
+        context = decision.context
+        principal, session, tool_use = self._identifiers
+        fields: dict[str, Any] = {"decision_id": decision.decision_id}
+        if context.scope is not None:
+            fields["scope"] = context.scope
+        if principal and context.principal is not None:
+            fields["principal"] = context.principal
+        if session and context.session_id is not None:
+            fields["session_id"] = context.session_id
+        if tool_use and context.tool_use_id is not None:
+            fields["tool_use_id"] = context.tool_use_id
+        fields["command"] = decision.command
+        fields["paths"] = decision.paths
+        fields["decision"] = decision.verdict
+        fields["rules"] = [note.rule_id for note in decision.notes]
+        fields["reasons"] = [note.reason for note in decision.notes]
+        fields["policy"] = {"id": decision.policy_id, "revision": decision.policy_revision}
+        if decision.raw_path_digests:
+            fields["raw_path_digests"] = decision.raw_path_digests
+        if decision.extra_fields:
+            fields["extra_fields"] = decision.extra_fields
+        if decision.content_digest is not None:
+            fields["content_hmac"] = decision.content_digest
+        if not intent:
+            fields["outcome"] = decision.outcome
+            if decision.error_code is not None:
+                fields["error"] = decision.error_code
+            if decision.size_before is not None:
+                fields["size_before"], fields["size_after"] = decision.size_before, decision.size_after
+            fields["latency_us"] = decision.latency_ns // 1000
+        fields["started"] = rfc3339(decision.started_ns)
+        return fields
+
+    def _append(self, event: str, fields: dict[str, Any], *, sync: bool) -> None:
+        if self._closed:
+            raise AuditError("Error: The audit log is closed; the call was refused.")
+        with self._locked(sync=sync):
+            # seq, time and prev are read under the lock, right before the line is rendered.
+            self._logger.msg(event, seq=self._seq + 1, time=rfc3339(time.time_ns()), **fields, prev=self._last)
+            if self._since_checkpoint >= self._checkpoint_every:
+                self._write_checkpoint()
+            self._after_append(sync=sync)
+
+    def _write_line(self, line: bytes, *, witness: bool = False) -> None:
+        self._store_line(line, witness=witness)
+        self._seq += 1
+        self._last = line_hash(line)
+        self._since_checkpoint += 1
+
+    def _write_checkpoint(self) -> None:
+        stamp = rfc3339(time.time_ns())
+        payload = f"{self._seq + 1}|{self._last}|{stamp}".encode("ascii")
+        record = {
+            "seq": self._seq + 1,
+            "time": stamp,
+            "event": "checkpoint",
+            "key_id": self._signer.key_id,
+            "alg": self._signer.kind,
+            "sig": self._signer.sign(payload),
+            "prev": self._last,
+        }
+        line = dumps(record).encode("utf-8") + b"\n"
+        self._write_line(line, witness=True)
+        self._since_checkpoint = 0
