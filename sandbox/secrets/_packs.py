@@ -9,6 +9,7 @@ its own examples and not by whichever other rule happens to catch them.
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -128,16 +129,23 @@ class RulePack:
 def load_pack(name_or_path: str | Path) -> RulePack:
     """A shipped pack by name (``policies/secrets/NAME.toml``) or a pack file by path."""
     if isinstance(name_or_path, str) and _PACK_NAME.fullmatch(name_or_path):
-        entry = resources.files("policies") / "secrets" / f"{name_or_path}.toml"
-        if not entry.is_file():
-            raise PolicyError(f"{name_or_path}: no such secret rule pack")
-        return parse_pack(entry.read_text(encoding="utf-8"), f"secrets/{name_or_path}.toml")
+        return _shipped_pack(name_or_path)
     path = Path(name_or_path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PolicyError(f"{path.name}: cannot read rule pack ({type(exc).__name__})") from None
     return parse_pack(text, path.name)
+
+
+@functools.cache
+def _shipped_pack(name: str) -> RulePack:
+    """A pack installed with the package: read and compiled once per process (it cannot change while
+    the process runs; a pack given by path is read again each time, so an edit takes effect)."""
+    entry = resources.files("policies") / "secrets" / f"{name}.toml"
+    if not entry.is_file():
+        raise PolicyError(f"{name}: no such secret rule pack")
+    return parse_pack(entry.read_text(encoding="utf-8"), f"secrets/{name}.toml")
 
 
 def parse_pack(text: str, source: str) -> RulePack:
