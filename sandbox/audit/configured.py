@@ -36,10 +36,13 @@ def open_configured(section: AuditSection, storage: object) -> ChainedAuditSink 
                     "Error: An audit log in PostgreSQL needs [audit] key_file (one signing key for every worker)."
                 )
             return PostgresAuditLog(database, load_signer(Path(section.key_file)), settings=section)
-        root = getattr(storage, "root_path", None)
-        if root is None:
-            return None
-        path = Path(f"{root}.audit.jsonl")
+        place = getattr(storage, "audit_path", None)  # a folder store says where (never inside memory)
+        if place is None:
+            root = getattr(storage, "root_path", None)  # a database file: beside it
+            if root is None:
+                return None
+            place = f"{root}.audit.jsonl"
+        path = Path(place)
     else:
         path = Path(section.sink)
     key_file = Path(section.key_file) if section.key_file else Path(f"{path}.key")

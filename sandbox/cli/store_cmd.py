@@ -36,6 +36,13 @@ def add_store_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     add_store_options(erase, "the scope to erase (required)", creates=False)
     erase.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     erase.set_defaults(handler=_purge)
+    store = commands.add_parser("store", help="manage a store's folder layout")
+    sub = store.add_subparsers(dest="store_command", metavar="ACTION", required=True)
+    move = sub.add_parser(
+        "migrate", help="move a folder of scopes of the older layout to scopes/ and audit/ (safe to run again)"
+    )
+    move.add_argument("--store", required=True, help="the folder of scopes: file:DIR")
+    move.set_defaults(handler=_migrate)
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -172,6 +179,23 @@ def _left_behind(storage: object) -> str:
     return ""
 
 
+def _migrate(args: argparse.Namespace) -> int:
+    from sandbox.storage.layout import migrate_first_layout  # noqa: PLC0415 - lazy: start-up
+    from sandbox.storage.url import storage_root  # noqa: PLC0415 - lazy: start-up
+
+    if not args.store.startswith("file:"):
+        raise UsageError("store migrate moves folders: give --store file:DIR")
+    folder = storage_root(args.store)
+    if not os.path.isdir(folder):
+        raise UsageError(f"no store at {args.store}: check the spelling")
+    moved = migrate_first_layout(folder)
+    if moved:
+        print(f"moved {len(moved)} scopes to scopes/ and their audit logs to audit/: {', '.join(moved)}")
+    else:
+        print(f"{args.store} already has the current layout; nothing moved")
+    return 0
+
+
 def _confirmed(question: str, scope: str) -> bool:
     """The scope id typed back (on a terminal, or piped in); no input at all is a usage error, not a no."""
     if sys.stdin is None:
@@ -189,11 +213,12 @@ def _require_scope(stores: Stores, url: str, scope: str | None) -> None:
     if scope is None:
         return
     from sandbox.paths import ROOT  # noqa: PLC0415 - lazy: start-up
+    from sandbox.storage.layout import SCOPES_FOLDER  # noqa: PLC0415 - lazy: start-up
     from sandbox.storage.local import scope_folder_name  # noqa: PLC0415 - lazy: start-up
     from sandbox.storage.url import shown_url, storage_root  # noqa: PLC0415 - lazy: start-up
 
     if url.startswith("file:"):
-        found = os.path.isdir(os.path.join(storage_root(url), scope_folder_name(scope)))
+        found = os.path.isdir(os.path.join(storage_root(url), SCOPES_FOLDER, scope_folder_name(scope)))
     else:
         with stores.storage(scope).scan(ROOT) as entries:
             found = next(iter(entries), None) is not None

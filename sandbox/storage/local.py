@@ -56,6 +56,13 @@ from sandbox.storage._fs import (
     write_temp,
 )
 from sandbox.storage.base import DIR_SIZE, Entry, Node, Tree, Usage, WriteShortcuts
+from sandbox.storage.layout import (
+    AUDIT_FOLDER,
+    SCOPES_FOLDER,
+    claim_memory_folder,
+    claim_scopes_folder,
+    refuse_nested,
+)
 
 __all__ = ["Durability", "LocalStorage", "scope_folder_name"]
 
@@ -89,14 +96,19 @@ def scope_folder_name(scope_id: str) -> str:
 class LocalStorage(WriteShortcuts):
     """Memory stored as files under ``root`` (created 0o700 if missing)."""
 
-    def __init__(self, root: str | os.PathLike[str], *, durability: Durability = "full") -> None:
+    def __init__(
+        self, root: str | os.PathLike[str], *, durability: Durability = "full", scope: str | None = None
+    ) -> None:
         if durability not in _DURABILITY:
             raise ValueError(f"durability is one of {', '.join(_DURABILITY)}")
         path = os.fspath(root)
+        refuse_nested(path)
         if not os.path.isdir(path):
             os.makedirs(path, mode=_DIR_MODE, exist_ok=True)
             os.chmod(path, _DIR_MODE)
+        claim_memory_folder(path, scope)  # never a folder holding other scopes, their logs or keys
         self._path = os.path.normpath(os.path.abspath(path))
+        self._audit_path = f"{self._path}.audit.jsonl"
         self._label = os.path.basename(self._path)
         self._sync_data = durability != "none"
         self._sync_folders = durability == "full"
@@ -112,16 +124,33 @@ class LocalStorage(WriteShortcuts):
 
     @classmethod
     def for_scope(cls, base: str | os.PathLike[str], scope_id: str, *, durability: Durability = "full") -> LocalStorage:
-        """The store of one user, team or agent: its own folder under ``base``."""
-        return cls(os.path.join(os.fspath(base), scope_folder_name(scope_id)), durability=durability)
+        """The store of one user, team or agent: ``base/scopes/<name>/``, its log in ``base/audit/``.
+
+        ``base`` holds scopes only (see :mod:`sandbox.storage.layout`): a folder that is the memory
+        of a store, or of the older layout, is refused.
+        """
+        folder = os.fspath(base)
+        name = scope_folder_name(scope_id)
+        refuse_nested(folder)
+        os.makedirs(folder, mode=_DIR_MODE, exist_ok=True)
+        claim_scopes_folder(folder)
+        store = cls(os.path.join(folder, SCOPES_FOLDER, name), durability=durability, scope=scope_id)
+        store._audit_path = os.path.join(os.path.abspath(folder), AUDIT_FOLDER, f"{name}.audit.jsonl")
+        return store
 
     def __repr__(self) -> str:
         return f"LocalStorage({self._label!r})"
 
     @property
     def root_path(self) -> str:
-        """The folder that is ``/memories`` (for the operator: logs beside it, say)."""
+        """The folder that is ``/memories``."""
         return self._path
+
+    @property
+    def audit_path(self) -> str:
+        """Where the store's decision log goes by default (``beside-store``): beside the folder, or in
+        the ``audit/`` folder of a multi-scope store; never inside any folder a model sees."""
+        return self._audit_path
 
     def close(self) -> None:
         """Release the store's descriptors; idempotent."""

@@ -129,8 +129,8 @@ def test_stdio_policy_denial_unknown_tool_and_command_field(tmp_path: Path) -> N
             assert not viewed.is_error and "kept" in texts(viewed)
 
     anyio.run(session)
-    assert (store / "carol" / "keep.md").read_text() == "kept\n"
-    log = store / "carol.audit.jsonl"
+    assert (store / "scopes" / "carol" / "keep.md").read_text() == "kept\n"
+    log = store / "audit" / "carol.audit.jsonl"
     verify(log)
     calls = [r for r in audit_records(log) if r.get("event") == "outcome"]
     assert [r["command"] for r in calls] == ["create", "create", "view"]
@@ -197,10 +197,10 @@ def test_http_token_file_gives_each_token_its_scope(tmp_path: Path) -> None:
         assert post_status(url, "alice-" + "x" * 40) == 401
         assert post_status(url, TOKEN_A) != 401
         anyio.run(session, url)
-    assert (store / "alice" / "a.md").read_text() == "alice's\n"
-    assert not (store / "bob" / "a.md").exists()
+    assert (store / "scopes" / "alice" / "a.md").read_text() == "alice's\n"
+    assert not (store / "scopes" / "bob" / "a.md").exists()
     for scope in ("alice", "bob"):
-        log = store / f"{scope}.audit.jsonl"
+        log = store / "audit" / f"{scope}.audit.jsonl"
         verify(log)
         calls = [r for r in audit_records(log) if r.get("event") == "outcome"]
         assert calls and all(r["scope"] == scope and r["principal"] == "claimed:test-client/1.0" for r in calls)
@@ -221,13 +221,14 @@ def test_http_loopback_without_token_and_non_local_bind(tmp_path: Path) -> None:
     anywhere = "0.0.0.0"  # noqa: S104 - the non-local bind under test
     refused = run("mcp", "--http", "--host", anywhere, "--port", "0", "--store", f"file:{store}", cwd=tmp_path)
     assert refused.returncode == 2 and "without bearer tokens" in refused.stderr
-    with http_server(tmp_path, "--host", anywhere, "--store", f"file:{store}", "--scope", "dan",
+    fleet = tmp_path / "fleet"  # a folder of scopes: the memory folder above takes none
+    with http_server(tmp_path, "--host", anywhere, "--store", f"file:{fleet}", "--scope", "dan",
                      env={"MEMORY_SANDBOX_MCP_TOKEN": TOKEN_A}) as served:  # fmt: skip
         url = served.replace(anywhere, "127.0.0.1")
         assert post_status(url, None) == 401 and post_status(url, TOKEN_B) == 401
         anyio.run(session, url, TOKEN_A)
-    assert (store / "dan" / "n.md").is_file()
-    verify(store / "dan.audit.jsonl")
+    assert (fleet / "scopes" / "dan" / "n.md").is_file()
+    verify(fleet / "audit" / "dan.audit.jsonl")
 
 
 @pytest.mark.parametrize(

@@ -72,9 +72,9 @@ class TestCli:
         assert "bob: /memories/alice/preferences.md" in result.stdout
         for scope in ("alice", "bob", "team-atlas"):
             assert f"audit ({scope}): OK: " in result.stdout
-        assert "green tea" in (tmp_path / "fleet" / "alice" / "preferences.md").read_text()
-        assert "coffee" in (tmp_path / "fleet" / "bob" / "preferences.md").read_text()
-        deploy = (tmp_path / "fleet" / "team-atlas" / "atlas" / "deploy.md").read_text()
+        assert "green tea" in (tmp_path / "fleet" / "scopes" / "alice" / "preferences.md").read_text()
+        assert "coffee" in (tmp_path / "fleet" / "scopes" / "bob" / "preferences.md").read_text()
+        deploy = (tmp_path / "fleet" / "scopes" / "team-atlas" / "atlas" / "deploy.md").read_text()
         assert "ghp_" not in deploy and "[REDACTED:github-pat]" in deploy
 
     def test_replay_repeat_and_text_bytes(self, tmp_path: Path) -> None:
@@ -93,7 +93,7 @@ class TestCli:
         """Malformed lines are refused by the sandbox, not crashes of the CLI."""
         session = tmp_path / "s.jsonl"
         session.write_text('not json\n[1, 2]\n{"input": {"command": "view", "path": "/memories"}, "scope": "a"}\n')
-        result = run("replay", str(session), "--store", f"file://{tmp_path}/store", "--create")
+        result = run("replay", str(session), "--store", f"file://{tmp_path}/store", "--scope", "a", "--create")
         assert result.returncode == 0, result.stderr
         assert "3 calls: 1 allowed, 2 denied" in result.stdout
         assert (tmp_path / "store").is_dir()
@@ -206,18 +206,19 @@ class TestRetentionCli:
         )
         store = f"file://{tmp_path}/base"
         assert run("replay", str(session), "--store", store, "--create", "--policy", str(policy)).returncode == 0
-        assert (tmp_path / "base" / "alice" / "a.md").exists() and (tmp_path / "base" / "bob" / "b.md").exists()
+        scopes = tmp_path / "base" / "scopes"
+        assert (scopes / "alice" / "a.md").exists() and (scopes / "bob" / "b.md").exists()
         later = "2099-01-01T00:00:00"
         result = run("expire", "--store", store, "--scope", "alice", "--policy", str(policy), "--now", later)
         assert result.returncode == 0 and "expired /memories/a.md" in result.stdout
-        assert not (tmp_path / "base" / "alice" / "a.md").exists() and (tmp_path / "base" / "bob" / "b.md").exists()
+        assert not (scopes / "alice" / "a.md").exists() and (scopes / "bob" / "b.md").exists()
         purged = run("purge", "--store", store, "--scope", "bob", "--yes")
         assert purged.returncode == 0 and "purged scope 'bob'" in purged.stdout
-        assert not (tmp_path / "base" / "bob").exists() and (tmp_path / "base" / "alice").exists()
+        assert not (scopes / "bob").exists() and (scopes / "alice").exists()
 
     def test_purge_erases_what_no_model_path_can_name(self, tmp_path: Path) -> None:
         """purge erases a scope holding a tree 1,100 levels deep and names no model path can address."""
-        scope = tmp_path / "base" / "dave"
+        scope = tmp_path / "base" / "scopes" / "dave"
         (scope / "ok.md").parent.mkdir(parents=True)
         (scope / "ok.md").write_text("x")
         (scope / "bad:name").write_text("written by another tool")
@@ -229,8 +230,8 @@ class TestRetentionCli:
     def test_purge_asks_first(self, tmp_path: Path) -> None:
         """Without --yes, purge asks and erases nothing unless the scope id is typed back."""
         script = shutil.which("memory-sandbox") or str(Path(sys.executable).parent / "memory-sandbox")
-        (tmp_path / "base" / "carol").mkdir(parents=True)
-        (tmp_path / "base" / "carol" / "keep.md").write_text("k")
+        (tmp_path / "base" / "scopes" / "carol").mkdir(parents=True)
+        (tmp_path / "base" / "scopes" / "carol" / "keep.md").write_text("k")
         result = subprocess.run(  # noqa: S603 - fixed argv
             [script, "purge", "--store", f"file://{tmp_path}/base", "--scope", "carol"],
             input="no\n",
@@ -240,4 +241,4 @@ class TestRetentionCli:
             timeout=60,
         )
         assert result.returncode == 3 and "not confirmed; nothing erased" in result.stderr
-        assert (tmp_path / "base" / "carol" / "keep.md").exists()
+        assert (tmp_path / "base" / "scopes" / "carol" / "keep.md").exists()

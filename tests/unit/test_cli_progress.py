@@ -44,9 +44,10 @@ def on_terminal(*args: str) -> tuple[int, str, str]:
 
 
 def fill(store: Path, scope: str, files: int) -> None:
+    """Files in a scope of a folder of scopes (``store/scopes/<scope>``), written by another tool."""
     for index in range(files):
-        (store / scope / f"d{index % 3}").mkdir(parents=True, exist_ok=True)
-        (store / scope / f"d{index % 3}" / f"f{index}.md").write_text("x\n")
+        (store / "scopes" / scope / f"d{index % 3}").mkdir(parents=True, exist_ok=True)
+        (store / "scopes" / scope / f"d{index % 3}" / f"f{index}.md").write_text("x\n")
 
 
 def test_expire_and_purge_draw_a_bar_on_a_terminal(tmp_path: Path) -> None:

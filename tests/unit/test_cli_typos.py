@@ -40,7 +40,7 @@ def test_misspelt_store_fails_and_create_says_what_it_made(tmp_path: Path) -> No
     made = run("replay", "s.jsonl", "--store", "file:a/b/store", "--create", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     assert "created folder a, folder a/b, folder a/b/store" in made.stderr
-    assert (tmp_path / "a" / "b" / "store" / "alice" / "a.md").is_file()
+    assert (tmp_path / "a" / "b" / "store" / "scopes" / "alice" / "a.md").is_file()
 
 
 def test_default_store_is_made_on_first_use(tmp_path: Path) -> None:
@@ -70,10 +70,10 @@ def test_expire_dry_run_and_no_ttl_notice(tmp_path: Path) -> None:
     args = ("expire", "--store", "file:m", "--scope", "alice", "--now", "2099-01-01")
     dry = run(*args, "--policy", "p.toml", "--dry-run", cwd=tmp_path)
     assert dry.returncode == 0 and "would expire /memories/a.md" in dry.stdout
-    assert (tmp_path / "m" / "alice" / "a.md").is_file()
+    assert (tmp_path / "m" / "scopes" / "alice" / "a.md").is_file()
     shipped = run(*args, cwd=tmp_path)
     assert shipped.returncode == 0 and "policy default sets no time to live" in shipped.stderr
-    assert (tmp_path / "m" / "alice" / "a.md").is_file()
+    assert (tmp_path / "m" / "scopes" / "alice" / "a.md").is_file()
 
 
 def test_relative_handler_is_the_callers_file(tmp_path: Path) -> None:

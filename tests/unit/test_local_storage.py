@@ -303,7 +303,7 @@ class TestScopes:
         assert not name.startswith(".") and name == name.lower()
         with LocalStorage.for_scope(tmp_path / "base", scope) as store:
             store.create(canonicalize("/memories/x.md"), b"x")
-        assert (tmp_path / "base" / name / "x.md").exists()
+        assert (tmp_path / "base" / "scopes" / name / "x.md").exists()
 
     def test_distinct_ids_distinct_folders(self) -> None:
         """Ids differing only in case, or in look-alike letters, get different folders."""

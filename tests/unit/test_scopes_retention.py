@@ -43,7 +43,7 @@ class TestScopes:
         assert outputs[0].splitlines()[1:] == ["4.0K\t/memories"]  # bob's listing shows nothing of alice's
         assert outputs[1] == "The path /memories/diary.md does not exist. Please provide a valid path."
         assert alice.backend.storage.usage() == before  # type: ignore[attr-defined]
-        assert (tmp_path / "alice" / "diary.md").read_text() == "alice's secret plans"
+        assert (tmp_path / "scopes" / "alice" / "diary.md").read_text() == "alice's secret plans"
 
     def test_each_scope_has_its_own_quota(self) -> None:
         """Filling one scope's quota leaves another's untouched."""
@@ -91,9 +91,7 @@ class TestScopes:
                 scopes.for_scope(scope).execute({"command": "create", "path": "/memories/x.md", "file_text": "x"})
             for scope in ("a", "b"):  # evicted
                 log = (
-                    tmp_path
-                    / ("logs" if audit_for else "memory")
-                    / (f"{scope}.jsonl" if audit_for else f"{scope}.audit.jsonl")
+                    tmp_path / "logs" / f"{scope}.jsonl" if audit_for else tmp_path / "memory" / f"{scope}.audit.jsonl"
                 )
                 report = verify(log)
                 assert report.ok and report.checkpoints >= 1 and report.witnessed >= 1, (scope, report.summary())
@@ -165,4 +163,4 @@ class TestRetention:
             {"command": "create", "path": "/memories/a.md", "file_text": "x"}
         )
         store.erase()
-        assert not (tmp_path / "alice").exists()
+        assert not (tmp_path / "scopes" / "alice").exists()
