@@ -150,6 +150,10 @@ class AuditSection(_Section):
     checkpoint_every: Positive = 1000
     # Rotate the log file when it grows past this size.
     rotate_bytes: Positive = 64 * _MIB
+    # Witnesses off the host: folders that also receive each signed checkpoint (another volume, an
+    # append-only mount), and a command run with each checkpoint on its stdin (sandbox.audit.witness).
+    witness: Annotated[tuple[str, ...], Field(strict=False)] = ()
+    witness_command: str | None = None
 
 
 class RetentionRule(_Section):

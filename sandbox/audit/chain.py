@@ -26,6 +26,7 @@ import structlog
 from sandbox.audit.keys import Signer
 from sandbox.audit.records import GENESIS, AuditError, dumps, line_hash, rfc3339
 from sandbox.audit.verify import VerifyReport
+from sandbox.audit.witness import witnesses_of
 from sandbox.decision import Decision
 from sandbox.policy import AuditSection
 
@@ -52,8 +53,13 @@ class ChainedAuditSink(ABC):
     and ``_last`` to the chain's end as every writer sees it.
     """
 
-    def __init__(self, signer: Signer, settings: AuditSection) -> None:
+    def __init__(self, signer: Signer, settings: AuditSection, *, name: str) -> None:
         self._signer = signer
+        # Off-host witnesses of every checkpoint, beside the sink's own (sandbox.audit.witness).
+        self._witnesses = witnesses_of(settings.witness, settings.witness_command, name, signer.key_id)
+        # Checkpoints a witness has not taken yet, per witness: delivered before the next record,
+        # and until they are, every call is refused (a witness is never silently behind).
+        self._owed: list[list[bytes]] = [[] for _ in self._witnesses]
         self._durability = settings.durability
         self._checkpoint_every = settings.checkpoint_every
         self._identifiers = (settings.log_principal, settings.log_session, settings.log_tool_use)
@@ -162,6 +168,8 @@ class ChainedAuditSink(ABC):
     def _append(self, event: str, fields: dict[str, Any], *, sync: bool) -> None:
         if self._closed:
             raise AuditError("Error: The audit log is closed; the call was refused.")
+        if any(self._owed):
+            self._deliver()
         with self._locked(sync=sync):
             # seq, time and prev are read under the lock, right before the line is rendered.
             self._logger.msg(event, seq=self._seq + 1, time=rfc3339(time.time_ns()), **fields, prev=self._last)
@@ -175,18 +183,58 @@ class ChainedAuditSink(ABC):
         self._last = line_hash(line)
         self._since_checkpoint += 1
 
+    def rotate_key(self, new: Signer) -> None:
+        """Sign from now on with ``new``: a checkpoint, then a ``key_rotation`` record announcing ``new``'s
+        public key, both signed with the current key, so a reviewer holding the first public key follows
+        every rotation. Both go to every witness. Ed25519 only: an HMAC key cannot be announced."""
+        if self._signer.public_text() is None or new.public_text() is None:
+            raise AuditError("Error: Key rotation needs Ed25519 keys; an HMAC key cannot be announced in the log.")
+        with self._locked():
+            self._write_checkpoint()
+            public = str(new.public_text())
+            announced = {"new_key_id": new.key_id, "new_alg": new.kind, "public_key": public}
+            self._emit_signed(self._signed("key_rotation", f"|{new.key_id}|{public}", announced))
+            self._signer = new
+            self._installed(new)
+
+    def _refresh_signer(self) -> None:  # noqa: B027 - a hook: a sink that keeps no key file has nothing to do
+        """Before a checkpoint: pick up a key another process rotated to (a file log re-reads its key file)."""
+
+    def _installed(self, signer: Signer) -> None:  # noqa: B027 - a hook: a sink that keeps no key file has nothing to do
+        """After a rotation, inside the lock: keep ``signer`` where every writer finds it."""
+
+    def _emit_signed(self, line: bytes) -> None:
+        """Append a signed line (checkpoint or rotation) and hand it to every witness."""
+        self._write_line(line, witness=True)
+        self._since_checkpoint = 0
+        for owed in self._owed:
+            owed.append(line)
+        with contextlib.suppress(AuditError):  # what a witness could not take is owed, and refuses the next call
+            self._deliver()
+
     def _write_checkpoint(self) -> None:
+        self._refresh_signer()
+        self._emit_signed(self._signed("checkpoint", "", {}))
+
+    def _signed(self, event: str, also_signed: str, fields: dict[str, str]) -> bytes:
+        """The next record, signed with the key in force over ``seq|prev|time`` and ``also_signed``."""
         stamp = rfc3339(time.time_ns())
-        payload = f"{self._seq + 1}|{self._last}|{stamp}".encode("ascii")
+        payload = f"{self._seq + 1}|{self._last}|{stamp}{also_signed}".encode("ascii")
         record = {
             "seq": self._seq + 1,
             "time": stamp,
-            "event": "checkpoint",
+            "event": event,
             "key_id": self._signer.key_id,
             "alg": self._signer.kind,
+            **fields,
             "sig": self._signer.sign(payload),
             "prev": self._last,
         }
-        line = dumps(record).encode("utf-8") + b"\n"
-        self._write_line(line, witness=True)
-        self._since_checkpoint = 0
+        return dumps(record).encode("utf-8") + b"\n"
+
+    def _deliver(self) -> None:
+        """Hand each witness the checkpoints it is owed, in order; raise if one still cannot take them."""
+        for witness, owed in zip(self._witnesses, self._owed, strict=True):
+            while owed:
+                witness.receive(owed[0])
+                del owed[0]

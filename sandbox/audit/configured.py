@@ -46,7 +46,9 @@ def open_configured(section: AuditSection, storage: object) -> ChainedAuditSink 
     else:
         path = Path(section.sink)
     key_file = Path(section.key_file) if section.key_file else Path(f"{path}.key")
-    return AuditLog(path.absolute(), load_signer(key_file), witness=Path(f"{path}.witness"), settings=section)
+    return AuditLog(
+        path.absolute(), load_signer(key_file), witness=Path(f"{path}.witness"), settings=section, key_file=key_file
+    )
 
 
 def _postgres_database(storage: object) -> PostgresDatabase | None:

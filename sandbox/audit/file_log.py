@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from sandbox.audit.chain import ChainedAuditSink
-from sandbox.audit.keys import Signer, load_signer
+from sandbox.audit.keys import Signer, load_signer, load_verifier, new_key_file
 from sandbox.audit.records import GENESIS, AuditError, dumps, line_hash, rfc3339, rotated_segments
 from sandbox.audit.verify import VerifyReport, verify
 from sandbox.policy import AuditSection
@@ -33,10 +33,16 @@ _TAIL_CHUNK: Final = 8192
 class AuditLog(ChainedAuditSink):
     """The audit chain in a JSON-lines file (rotated by size), its witness in a second file."""
 
-    def __init__(self, path: Path, signer: Signer, *, witness: Path, settings: AuditSection) -> None:
-        super().__init__(signer, settings)
+    def __init__(
+        self, path: Path, signer: Signer, *, witness: Path, settings: AuditSection, key_file: Path | None = None
+    ) -> None:
+        super().__init__(signer, settings, name=path.name)
         self.path = path
         self.witness = witness
+        #: Where the signing key is kept: re-read before a checkpoint when another process rotated it.
+        self.key_file = key_file
+        self._key_stamp = _stamp(key_file)
+        self._next_key: Path | None = None
         self._rotate_bytes = settings.rotate_bytes
         self._lock_fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
         self._fd = -1
@@ -51,26 +57,71 @@ class AuditLog(ChainedAuditSink):
         path: str | os.PathLike[str],
         *,
         key_file: str | os.PathLike[str] | None = None,
-        witness: str | os.PathLike[str] | None = None,
+        local_witness: str | os.PathLike[str] | None = None,
         **settings: Any,
     ) -> AuditLog:
-        """Open (or start) the log at ``path``; the key defaults to ``<path>.key`` (made if missing).
+        """Open (or start) the log at ``path``; the key defaults to ``<path>.key`` (made if missing),
+        the local witness to ``<path>.witness``.
 
         ``settings`` are those of a policy's ``[audit]`` section: ``durability``,
         ``checkpoint_every``, ``rotate_bytes``, ``log_principal``, ``log_session``,
-        ``log_tool_use``.
+        ``log_tool_use``, and the off-host ``witness`` folders and ``witness_command``.
         """
         log = Path(path)
         log.parent.mkdir(parents=True, exist_ok=True)
         signer = load_signer(Path(key_file) if key_file else Path(f"{log}.key"))
-        witness_path = Path(witness) if witness else Path(f"{log}.witness")
-        return cls(log, signer, witness=witness_path, settings=AuditSection(**settings))
+        witness_path = Path(local_witness) if local_witness else Path(f"{log}.witness")
+        key_path = Path(key_file) if key_file else Path(f"{log}.key")
+        return cls(log, signer, witness=witness_path, settings=AuditSection(**settings), key_file=key_path)
 
     def __repr__(self) -> str:
         return f"AuditLog({self.path.name!r}, {self._signer.kind}, durability={self._durability!r})"
 
     def verify(self) -> VerifyReport:
-        return verify(self.path, witness=self.witness, verifier=self._signer.verifier())
+        """The whole chain from its first key: the published ``.pub`` beside the key file (the key the
+        chain started with, when it was rotated since), else the signer's own."""
+        anchor = self.key_file.with_suffix(".pub") if self.key_file is not None else None
+        verifier = load_verifier(anchor) if anchor is not None and anchor.is_file() else self._signer.verifier()
+        return verify(self.path, witness=self.witness, verifier=verifier)
+
+    def rotate_key_file(self) -> str:
+        """Rotate to a new Ed25519 key made beside the key file, which then replaces it (the old private
+        key is gone); returns the new key id. Every writer of the log signs with the new key from its
+        next checkpoint on; reviewers keep verifying with the first public key (``.pub``)."""
+        if self.key_file is None:
+            raise AuditError("Error: This log was opened without a key file to rotate.")
+        self._next_key = new_key_file(self.key_file)
+        try:
+            new = load_signer(self._next_key)
+            self.rotate_key(new)
+        finally:
+            if self._next_key is not None:
+                self._next_key.unlink(missing_ok=True)
+                self._next_key = None
+            self._next_key_pub().unlink(missing_ok=True)
+        return new.key_id
+
+    def _next_key_pub(self) -> Path:
+        return (self._next_key or Path("/nonexistent")).with_suffix(".pub")
+
+    def _installed(self, signer: Signer) -> None:
+        if self._next_key is None or self.key_file is None:
+            return
+        self._next_key_pub().unlink(missing_ok=True)
+        os.replace(self._next_key, self.key_file)
+        self._next_key = None
+        fd = os.open(self.key_file.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self._key_stamp = _stamp(self.key_file)
+
+    def _refresh_signer(self) -> None:
+        if self.key_file is None or _stamp(self.key_file) == self._key_stamp:
+            return
+        self._signer = load_signer(self.key_file)
+        self._key_stamp = _stamp(self.key_file)
 
     def _release(self) -> None:
         for fd in (self._fd, self._lock_fd):
@@ -198,6 +249,17 @@ class AuditLog(ChainedAuditSink):
             os.fsync(fd)
         except OSError as exc:
             raise AuditError("Error: The audit log cannot be made durable; the call was refused.") from exc
+
+
+def _stamp(path: Path | None) -> tuple[int, int] | None:
+    """What tells a replaced file from the one read: its inode and change time."""
+    if path is None:
+        return None
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_ino, status.st_ctime_ns
 
 
 def _append_whole(fd: int, data: bytes, size: int) -> None:

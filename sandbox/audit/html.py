@@ -121,7 +121,11 @@ def render_html(summary: Summary, report: VerifyReport) -> str:
 
 
 def _integrity(report: VerifyReport, status: str) -> list[str]:
-    witness = f"{report.witnessed} checkpoints witnessed" if report.witnessed else "none given or none witnessed"
+    witness = (
+        "; ".join(f"{name}: agrees ({count} checkpoints)" for name, count in report.witnesses)
+        if report.witnesses
+        else "none given or none witnessed"
+    )
     facts = [
         ("verdict", "intact" if report.ok else "TAMPERED"),
         ("records checked", str(report.records)),

@@ -49,6 +49,13 @@ class Signer:
         """A keyed digest: equal inputs match across records, but no input can be guessed from it."""
         return hmac.new(self._secret, data, hashlib.sha256).hexdigest()
 
+    def public_text(self) -> str | None:
+        """The raw Ed25519 public key in base64, as a rotation record announces it; None for HMAC."""
+        if self._private is None:
+            return None
+        raw = self._private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        return base64.b64encode(raw).decode("ascii")
+
     def verifier(self) -> Verifier:
         if self._private is not None:
             return Verifier(self.kind, self.key_id, self._private.public_key(), b"")
@@ -73,6 +80,34 @@ class Verifier:
             return True
         expected = hmac.new(self._secret, payload, hashlib.sha256).hexdigest()
         return hmac.compare_digest(expected, signature)
+
+
+def announced_verifier(kind: object, key_id: object, public_text: object) -> Verifier | None:
+    """The verifier of a key a rotation record announces; None unless it is a well-formed Ed25519
+    key whose id is the one the record names."""
+    if kind != "ed25519" or not isinstance(public_text, str) or not isinstance(key_id, str):
+        return None
+    try:
+        raw = base64.b64decode(public_text, validate=True)
+        public = Ed25519PublicKey.from_public_bytes(raw)
+    except ValueError:
+        return None
+    return Verifier("ed25519", key_id, public, b"") if _key_id(raw) == key_id else None
+
+
+def new_key_file(key_file: Path) -> Path:
+    """A fresh Ed25519 private key in a new file beside ``key_file`` (mode 0o600), for a rotation."""
+    fresh = Ed25519PrivateKey.generate()
+    path = key_file.with_name(f".{key_file.name}.next-{secrets.token_hex(4)}")
+    pem = fresh.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(pem)
+        out.flush()
+        os.fsync(out.fileno())
+    return path
 
 
 def _key_id(material: bytes) -> str:

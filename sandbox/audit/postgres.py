@@ -64,12 +64,17 @@ class PostgresAuditLog(ChainedAuditSink):
         settings: AuditSection,
         owned: bool = False,
     ) -> None:
-        super().__init__(signer, settings)
+        super().__init__(signer, settings, name=log)
         self.database = database
         self.log = log
         self._owned = owned
         self._key = lock_key(log)
         self._sync = True
+
+    def rotate_key(self, new: Signer) -> None:
+        """Refused: every worker signs a database chain with the one key file the policy names, and a
+        worker still holding the old key would sign checkpoints the rotated chain no longer accepts."""
+        raise AuditError("Error: The key of a database chain is shared by every worker; rotating it is not supported.")
 
     @classmethod
     def open(

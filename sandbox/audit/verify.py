@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sandbox.audit.keys import Verifier, review_verifier
+from sandbox.audit.keys import Verifier, announced_verifier, review_verifier
 from sandbox.audit.records import GENESIS, line_hash, rotated_segments
 from sandbox.errors import KeyRefused, SandboxError
 
@@ -55,6 +55,10 @@ class VerifyReport:
     problem: Problem | None = None
     warnings: list[str] = field(default_factory=list)
     key_id: str = ""
+    #: The keys the chain was rotated to, in order, after ``key_id``.
+    rotations: list[str] = field(default_factory=list)
+    #: Each witness checked: its file name and how many of the log's checkpoints it holds.
+    witnesses: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -65,7 +69,7 @@ class VerifyReport:
             return f"TAMPERED: {self.problem}"
         return (
             f"OK: {self.records} records in {len(self.segments)} file(s), {self.checkpoints} signed checkpoints "
-            f"(key {self.key_id}), {self.witnessed} witnessed"
+            f"(key {self.key_id}{''.join(f' -> {key}' for key in self.rotations)}), {self.witnessed} witnessed"
         )
 
 
@@ -83,12 +87,17 @@ def default_key_file(log: Path) -> Path:
 def verify(
     log: Path,
     *,
-    witness: Path | None = None,
+    witness: Path | Sequence[Path] | None = None,
     key_file: Path | None = None,
     verifier: Verifier | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> VerifyReport:
-    """Check the whole chain of ``log``; the witness and key beside it are used unless given."""
+    """Check the whole chain of ``log``; the witness and key beside it are used unless given.
+
+    ``witness``: one witness file or several (the log's own, off-host ones): every checkpoint each
+    holds must be in the log, byte for byte, so a tail cut from the log and its local witness alike
+    is still found by a witness kept elsewhere.
+    """
     segments = rotated_segments(log)
     if not segments:
         raise AuditUnreadable(f"Error: no audit log at {log.name}")
@@ -114,17 +123,23 @@ def verify(
         raise AuditUnreadable(f"Error: cannot read the audit log ({type(exc).__name__})") from None
     if not report.ok:
         return report
-    witness_file = witness or Path(f"{log}.witness")
-    try:
-        witnessed = witness_file.read_bytes().splitlines()
-    except FileNotFoundError:
-        if witness is not None:
-            raise AuditUnreadable(f"Error: no witness file at {witness_file.name}") from None
-        report.warnings.append("no witness file: a cut tail cannot be detected")
-        return report
-    except OSError as exc:
-        raise AuditUnreadable(f"Error: cannot read the witness file ({type(exc).__name__})") from None
-    check_witness(witness_file.name, witnessed, chain.checkpoints, report)
+    given = [witness] if isinstance(witness, Path) else list(witness or ())
+    for witness_file in given or [Path(f"{log}.witness")]:
+        try:
+            witnessed = witness_file.read_bytes().splitlines()
+        except FileNotFoundError:
+            if given:
+                raise AuditUnreadable(f"Error: no witness file at {witness_file.name}") from None
+            report.warnings.append("no witness file: a cut tail cannot be detected")
+            return report
+        except OSError as exc:
+            raise AuditUnreadable(f"Error: cannot read the witness file ({type(exc).__name__})") from None
+        report.witnessed = 0
+        check_witness(witness_file.name, witnessed, chain.checkpoints, report)
+        if not report.ok:
+            return report
+        report.witnesses.append((witness_file.name, report.witnessed))
+    report.witnessed = max(count for _, count in report.witnesses)  # the checkpoints some witness holds
     return report
 
 
@@ -140,7 +155,8 @@ def verify_lines(lines: Iterable[tuple[str, int, bytes]], verifier: Verifier, re
     if report.problem is None and chain.torn is not None:
         name, number, _, _ = chain.torn
         report.problem = Problem(name, number, None, "not a well-formed audit record")
-    report.checkpoints = len(chain.checkpoints)
+    report.checkpoints = len(chain.checkpoints) - len(chain.rotations)
+    report.rotations = list(chain.rotations)
     report.warnings += chain.gaps
     return chain
 
@@ -153,6 +169,8 @@ class _Chain:
         self.seq: int | None = None
         self.prev = ""
         self.checkpoints: dict[int, str] = {}
+        #: The keys the chain was handed to, in order (each announced and signed by the one before).
+        self.rotations: list[str] = []
         #: A line that is no record, held until the next line shows it was sealed: (file, line, offset, bytes).
         self.torn: tuple[str, int, int, bytes] | None = None
         #: The sealed gaps, told to the reader as warnings.
@@ -190,12 +208,37 @@ class _Chain:
             return Problem(
                 name, number, seq, "prev is not the hash of the record before (a record was modified or moved)"
             )
-        if event == "checkpoint":
-            payload = f"{seq}|{prev}|{record.get('time')}".encode()
-            if not isinstance(record.get("sig"), str) or not self.verifier.verify(payload, record["sig"]):
-                return Problem(name, number, seq, "the checkpoint's signature does not verify (forged, or another key)")
+        if event in ("checkpoint", "key_rotation"):
+            problem = (
+                self._checkpoint(name, number, record)
+                if event == "checkpoint"
+                else self._rotation(name, number, record)
+            )
+            if problem is not None:
+                return problem
             self.checkpoints[seq] = line_hash(line)
         self.seq, self.prev = seq, line_hash(line)
+        return None
+
+    def _checkpoint(self, name: str, number: int, record: dict[str, Any]) -> Problem | None:
+        payload = f"{record['seq']}|{record['prev']}|{record.get('time')}".encode()
+        if not isinstance(record.get("sig"), str) or not self.verifier.verify(payload, record["sig"]):
+            return Problem(
+                name, number, record["seq"], "the checkpoint's signature does not verify (forged, or another key)"
+            )
+        return None
+
+    def _rotation(self, name: str, number: int, record: dict[str, Any]) -> Problem | None:
+        """A key rotation, signed by the key in force, hands the chain to the key it announces."""
+        seq, new_id, public = record["seq"], record.get("new_key_id"), record.get("public_key")
+        payload = f"{seq}|{record['prev']}|{record.get('time')}|{new_id}|{public}".encode()
+        if not isinstance(record.get("sig"), str) or not self.verifier.verify(payload, record["sig"]):
+            return Problem(name, number, seq, "the key rotation's signature does not verify (forged, or another key)")
+        announced = announced_verifier(record.get("new_alg"), new_id, public)
+        if announced is None:
+            return Problem(name, number, seq, "the key rotation announces no usable Ed25519 key")
+        self.verifier = announced
+        self.rotations.append(announced.key_id)
         return None
 
     def _sealing(self, name: str, number: int, record: dict[str, Any]) -> Problem | None:

@@ -50,6 +50,12 @@ def add_audit_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     _add_filters(report)
     report.add_argument("--html", type=Path, default=None, help="write a self-contained HTML page here")
     report.set_defaults(handler=_sourced(_report))
+    rotate = sub.add_parser(
+        "rotate-key", help="sign a log with a new key from now on (announced in the chain, signed by the old one)"
+    )
+    rotate.add_argument("log", type=Path, help="the audit log (audit.jsonl)")
+    rotate.add_argument("--key", type=Path, default=None, help="the log's private key file (default: LOG.key)")
+    rotate.set_defaults(handler=_rotate)
 
 
 def _add_log(parser: argparse.ArgumentParser) -> None:
@@ -58,7 +64,13 @@ def _add_log(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--dsn", default=None, help="read the audit chain from this PostgreSQL database instead")
     parser.add_argument("--log-name", default="audit", help="the chain's name in the database (default: audit)")
-    parser.add_argument("--witness", type=Path, default=None, help="witness file (default: LOG.witness)")
+    parser.add_argument(
+        "--witness",
+        type=Path,
+        action="append",
+        default=None,
+        help="a witness file to check the log against; repeat for several (default: LOG.witness)",
+    )
     parser.add_argument(
         "--key", type=Path, default=None, help="public (or HMAC) key (default: LOG.pub; required with --dsn)"
     )
@@ -153,6 +165,29 @@ def _checked_file(args: argparse.Namespace) -> VerifyReport:
     finally:
         if bar is not None:
             bar.close()
+
+
+def _rotate(args: argparse.Namespace) -> int:
+    from sandbox.audit import AuditLog  # noqa: PLC0415 - lazy: start-up
+
+    if not args.log.is_file():
+        raise UsageError(f"no audit log at {args.log}")
+    key = args.key or Path(f"{args.log}.key")
+    if not key.is_file():
+        raise UsageError(f"no private key at {key}: give the log's key with --key")
+    log = AuditLog.open(args.log, key_file=key)
+    try:
+        old = log.verify()
+        if not old.ok:
+            print(old.summary())
+            return 1
+        new_id = log.rotate_key_file()
+    finally:
+        log.close()
+    current = old.rotations[-1] if old.rotations else old.key_id
+    print(f"key rotated: {current} -> {new_id}; the old private key is gone")
+    print(f"reviewers keep verifying with the first public key ({args.log.name}.pub); the chain announces the rest")
+    return 0
 
 
 def _verify(args: argparse.Namespace, source: _Source) -> int:

@@ -83,6 +83,13 @@ CASES: dict[str, tuple[tuple[str, ...], str, bool, int]] = {
     "policy test: not UTF-8": (("policy", "test", "binary.toml"), "null", True, 2),
     "audit: no action": (("audit",), "null", True, 2),
     "audit verify: missing log": (("audit", "verify", "missing.jsonl"), "null", True, 2),
+    "audit rotate-key: missing log": (("audit", "rotate-key", "missing.jsonl"), "null", True, 2),
+    "audit rotate-key: no private key": (
+        ("audit", "rotate-key", "memory.audit.jsonl", "--key", "k.key"),
+        "null",
+        True,
+        2,
+    ),
     "audit verify: a folder": (("audit", "verify", "."), "null", True, 2),
     "audit verify: no log, no dsn": (("audit", "verify"), "null", True, 2),
     "audit verify: dsn without key": (("audit", "verify", "--dsn", UNREACHABLE), "null", True, 2),

@@ -1,0 +1,91 @@
+"""Keys over time: a log rotated to a new key verifies from its first public key, every rotation
+announced in the chain and signed by the key before; a forged rotation is tampering; a writer in
+another process signs with the new key from its next checkpoint on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sandbox import Sandbox, load_policy
+from sandbox.audit import AuditError, AuditLog, verify
+from sandbox.audit.keys import load_signer
+from sandbox.storage import InMemoryStorage
+from tests.unit.test_cli import run
+
+
+def _calls(log: AuditLog, count: int, start: int = 0) -> None:
+    sandbox = Sandbox(policy=load_policy("default"), storage=InMemoryStorage(), audit=log)
+    for n in range(start, start + count):
+        assert not sandbox.execute({"command": "create", "path": f"/memories/n{n}.md", "file_text": "x"}).is_error
+
+
+def test_rotated_log_verifies_from_its_first_key(tmp_path: Path) -> None:
+    path = tmp_path / "audit.jsonl"
+    log = AuditLog.open(path, checkpoint_every=5)
+    first = log._signer.key_id
+    old_private = Path(f"{path}.key").read_bytes()
+    published = Path(f"{path}.pub").read_bytes()
+    _calls(log, 4)
+    second = log.rotate_key_file()
+    _calls(log, 4, start=4)
+    third = log.rotate_key_file()
+    _calls(log, 4, start=8)
+    log.close()
+    assert len({first, second, third}) == 3
+    assert Path(f"{path}.key").read_bytes() != old_private and Path(f"{path}.pub").read_bytes() == published
+    assert not list(tmp_path.glob(".*next*"))  # no new key left behind
+    report = verify(path)  # with the first public key, beside the log
+    assert report.ok, report.summary()
+    assert report.key_id == first and report.rotations == [second, third]
+    assert f"(key {first} -> {second} -> {third})" in report.summary()
+    rotations = [json.loads(line) for line in path.read_text().splitlines() if '"key_rotation"' in line]
+    assert [r["new_key_id"] for r in rotations] == [second, third] and rotations[0]["key_id"] == first
+
+
+def test_a_forged_rotation_is_tampering(tmp_path: Path) -> None:
+    """A rotation announcing another key than the one signed for (a key the forger holds) is refused."""
+    path = tmp_path / "audit.jsonl"
+    log = AuditLog.open(path)
+    _calls(log, 2)
+    log.rotate_key_file()
+    log.close()
+    lines = path.read_text().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if '"key_rotation"' in line)
+    forger = load_signer(tmp_path / "forger.key")
+    record = json.loads(lines[at])
+    record["new_key_id"], record["public_key"] = forger.key_id, forger.public_text()
+    path.write_text("".join([*lines[:at], json.dumps(record, separators=(",", ":")) + "\n"]))
+    report = verify(path)
+    assert not report.ok and "the key rotation's signature does not verify" in str(report.problem)
+
+
+def test_another_writer_signs_with_the_new_key(tmp_path: Path) -> None:
+    """Two writers of one log (as two processes): the one that did not rotate re-reads the key file
+    before its next checkpoint, so every later checkpoint verifies under the rotated key."""
+    path = tmp_path / "audit.jsonl"
+    rotating, other = AuditLog.open(path, checkpoint_every=3), AuditLog.open(path, checkpoint_every=3)
+    _calls(rotating, 2)
+    new = rotating.rotate_key_file()
+    _calls(other, 4, start=10)
+    other.close()
+    rotating.close()
+    report = verify(path)
+    assert report.ok and report.rotations == [new] and report.checkpoints >= 3, report.summary()
+
+
+def test_cli_rotates_and_an_hmac_log_refuses(tmp_path: Path) -> None:
+    path = tmp_path / "audit.jsonl"
+    log = AuditLog.open(path)
+    _calls(log, 2)
+    log.close()
+    rotated = run("audit", "rotate-key", str(path))
+    assert rotated.returncode == 0 and "key rotated:" in rotated.stdout, rotated.stderr
+    assert run("audit", "verify", str(path)).returncode == 0
+    (tmp_path / "shared.key").write_text("hmac-sha256:" + "ab" * 32 + "\n")
+    hmac_log = AuditLog.open(tmp_path / "h.jsonl", key_file=tmp_path / "shared.key")
+    with pytest.raises(AuditError, match="needs Ed25519 keys"):
+        hmac_log.rotate_key_file()
+    hmac_log.close()
