@@ -193,7 +193,7 @@ class ChainedAuditSink(ABC):
             self._write_checkpoint()
             public = str(new.public_text())
             announced = {"new_key_id": new.key_id, "new_alg": new.kind, "public_key": public}
-            self._emit_signed(self._signed("key_rotation", f"|{new.key_id}|{public}", announced))
+            self._emit_signed(self._signed("key_rotation", f"|key_rotation|{new.key_id}|{public}", announced))
             self._signer = new
             self._installed(new)
 

@@ -88,8 +88,10 @@ class AuditLog(ChainedAuditSink):
         """Rotate to a new Ed25519 key made beside the key file, which then replaces it (the old private
         key is gone); returns the new key id. Every writer of the log signs with the new key from its
         next checkpoint on; reviewers keep verifying with the first public key (``.pub``)."""
-        if self.key_file is None:
-            raise AuditError("Error: This log was opened without a key file to rotate.")
+        if self.key_file is None or self.key_file != Path(f"{self.path}.key"):
+            # A key file of another name may sign other logs too (a policy's [audit] key_file for every
+            # scope): those logs would go on with a key their chains never announced.
+            raise AuditError("Error: Only a log's own key (<log>.key) can be rotated; this one may sign other logs.")
         self._next_key = new_key_file(self.key_file)
         try:
             new = load_signer(self._next_key)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from sandbox.audit.keys import Verifier, announced_verifier, review_verifier
 from sandbox.audit.records import GENESIS, line_hash, rotated_segments
@@ -161,6 +162,10 @@ def verify_lines(lines: Iterable[tuple[str, int, bytes]], verifier: Verifier, re
     return chain
 
 
+#: The time a record carries: what :func:`sandbox.audit.records.rfc3339` writes.
+_RFC3339: Final = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z")
+
+
 class _Chain:
     """The state of a walk along the chain: the last record's seq and hash, the checkpoints seen."""
 
@@ -221,6 +226,8 @@ class _Chain:
         return None
 
     def _checkpoint(self, name: str, number: int, record: dict[str, Any]) -> Problem | None:
+        if not isinstance(record.get("time"), str) or not _RFC3339.fullmatch(record["time"]):
+            return Problem(name, number, record["seq"], "the checkpoint's time is not a time (a record made over)")
         payload = f"{record['seq']}|{record['prev']}|{record.get('time')}".encode()
         if not isinstance(record.get("sig"), str) or not self.verifier.verify(payload, record["sig"]):
             return Problem(
@@ -231,7 +238,7 @@ class _Chain:
     def _rotation(self, name: str, number: int, record: dict[str, Any]) -> Problem | None:
         """A key rotation, signed by the key in force, hands the chain to the key it announces."""
         seq, new_id, public = record["seq"], record.get("new_key_id"), record.get("public_key")
-        payload = f"{seq}|{record['prev']}|{record.get('time')}|{new_id}|{public}".encode()
+        payload = f"{seq}|{record['prev']}|{record.get('time')}|key_rotation|{new_id}|{public}".encode()
         if not isinstance(record.get("sig"), str) or not self.verifier.verify(payload, record["sig"]):
             return Problem(name, number, seq, "the key rotation's signature does not verify (forged, or another key)")
         announced = announced_verifier(record.get("new_alg"), new_id, public)

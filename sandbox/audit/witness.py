@@ -4,8 +4,9 @@ The local witness (``<log>.witness``) sits beside the log, so whoever can trim t
 too. A policy names more in ``[audit]``:
 
 * ``witness = ["/mnt/other-volume/witness", ...]``: folders (another volume, an append-only or
-  write-once mount, a folder only the witness's owner can change); each checkpoint is appended to
-  ``<folder>/<log name>-<key id>.witness`` and made durable;
+  write-once mount, a folder only the witness's owner can change), which must exist (a folder on a
+  volume that is not mounted is refused, never made on the local disk); each checkpoint is appended
+  to ``<folder>/<log name>-<key id>.witness`` and made durable;
 * ``witness_command = "..."``: a program run for each checkpoint with the checkpoint line on its
   standard input (say, to S3 Object Lock, or to an RFC 3161 time-stamp authority); it must exit 0
   within 30 s. ``MEMORY_SANDBOX_AUDIT_LOG`` and ``MEMORY_SANDBOX_AUDIT_KEY_ID`` name the log.
@@ -91,7 +92,8 @@ def witnesses_of(folders: tuple[str, ...], command: str | None, log_name: str, k
     found: list[Witness] = []
     for folder in folders:
         place = Path(folder)
-        place.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not place.is_dir():  # never made here: an unmounted volume would put the witness beside the log
+            raise AuditError(f"Error: The audit witness folder {place.name} does not exist; nothing was recorded.")
         found.append(FolderWitness(place / witness_file_name(log_name, key_id)))
     if command:
         found.append(CommandWitness(tuple(shlex.split(command)), log_name, key_id))

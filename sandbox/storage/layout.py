@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -103,14 +104,24 @@ def _parsed(body: object) -> Manifest | None:
 def _write_manifest(folder: str, manifest: Manifest) -> None:
     control = os.path.join(folder, CONTROL)
     os.makedirs(control, mode=_MODE, exist_ok=True)
-    temp = os.path.join(control, f"{MANIFEST}.{os.getpid()}.tmp")
+    temp = os.path.join(control, f"{MANIFEST}.{os.getpid()}-{threading.get_ident()}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:
         os.write(fd, manifest.to_json().encode())
         os.fsync(fd)
     finally:
         os.close(fd)
-    os.replace(temp, os.path.join(control, MANIFEST))
+    try:
+        os.link(temp, os.path.join(control, MANIFEST))  # the first writer wins; a racing one reads its manifest
+    except FileExistsError:
+        pass
+    finally:
+        os.remove(temp)
+    written = read_manifest(folder)
+    if written is None or written.kind != manifest.kind:
+        raise StorageError(
+            f"Error: {_label(folder)} was claimed as {written.kind if written else 'nothing'} meanwhile."
+        )
 
 
 def _first_layout_scopes(folder: str) -> list[str]:
@@ -128,30 +139,32 @@ def _migrate_hint(folder: str) -> str:
     return f"memory-sandbox store migrate --store file:{_label(folder)}"
 
 
-def _enclosing_memory(folder: str) -> str | None:
-    """The nearest folder above ``folder`` that is the memory of a store (whose model would see this
-    one's files, logs and keys), if any; a folder of scopes above is no such thing."""
-    here = os.path.dirname(os.path.abspath(folder))
+def _misplaced(folder: str, kind: Kind) -> str | None:
+    """Why ``folder`` may not be a store's folder of ``kind`` where it is (None if it may): inside the
+    memory of another store, whose model would see it, or inside a folder of scopes anywhere but
+    ``scopes/<name>`` (its ``audit/`` folder, say). Symbolic links in the path are resolved first."""
+    target = os.path.realpath(folder)
+    here = os.path.dirname(target)
     while True:
         if os.path.isdir(os.path.join(here, CONTROL)):
             manifest = read_manifest(here)
             if manifest is None or manifest.kind == "memory":
-                return here
+                return f"lies inside the memory of store {_label(here)}"
+            inside = os.path.relpath(target, here).split(os.sep)
+            if kind == "scopes" or len(inside) != 2 or inside[0] != SCOPES_FOLDER:
+                return f"lies inside the folder of scopes {_label(here)}, outside its {SCOPES_FOLDER}/<name>"
         above = os.path.dirname(here)
         if above == here:
             return None
         here = above
 
 
-def refuse_nested(folder: str) -> None:
-    """Refuse a store's folder (memory or scopes) inside another store's memory, before anything is
-    made there: that store's model would see this one's files, logs and keys."""
-    enclosing = _enclosing_memory(folder)
-    if enclosing is not None:
-        raise StorageError(
-            f"Error: {_label(folder)} lies inside the memory of store {_label(enclosing)}; "
-            "a store's folder cannot be inside another's."
-        )
+def refuse_nested(folder: str, kind: Kind = "memory") -> None:
+    """Refuse a store's folder where another store's model, or none, should see it, before anything
+    is made there (see :func:`_misplaced`)."""
+    why = _misplaced(folder, kind)
+    if why is not None:
+        raise StorageError(f"Error: {_label(folder)} {why}; a store's folder cannot be there.")
 
 
 def claim_memory_folder(folder: str, scope: str | None) -> None:
@@ -176,38 +189,40 @@ def claim_memory_folder(folder: str, scope: str | None) -> None:
 def claim_scopes_folder(folder: str) -> None:
     """Make sure ``folder`` may hold scopes: its manifest says so, or it is new (or empty) and gets one."""
     manifest = read_manifest(folder)
-    if manifest is not None:
-        if manifest.kind == "memory":
-            raise StorageError(f"Error: {_label(folder)} is the memory of one store; it holds no scopes.")
-        return
-    if _first_layout_scopes(folder):
-        raise StorageError(
-            f"Error: {_label(folder)} has the older layout of scopes; move it first: {_migrate_hint(folder)}"
-        )
-    if os.path.isdir(os.path.join(folder, CONTROL)):
+    if manifest is not None and manifest.kind == "memory":
         raise StorageError(f"Error: {_label(folder)} is the memory of one store; it holds no scopes.")
+    if manifest is None:
+        if _first_layout_scopes(folder):
+            raise StorageError(
+                f"Error: {_label(folder)} has the older layout of scopes; move it first: {_migrate_hint(folder)}"
+            )
+        if os.path.isdir(os.path.join(folder, CONTROL)):
+            raise StorageError(f"Error: {_label(folder)} is the memory of one store; it holds no scopes.")
+        _write_manifest(folder, Manifest("scopes"))  # first: a racing claim as memory fails, or this one does
     for name in (SCOPES_FOLDER, AUDIT_FOLDER):
-        os.makedirs(os.path.join(folder, name), mode=_MODE, exist_ok=True)
-    os.chmod(os.path.join(folder, AUDIT_FOLDER), _MODE)
-    _write_manifest(folder, Manifest("scopes"))
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(os.path.join(folder, name), _MODE)
 
 
 def migrate_first_layout(folder: str) -> list[str]:
-    """Move a first-layout folder of scopes to this layout; returns the scope folders moved.
+    """Move a first-layout folder to this layout; returns the scope folders moved.
 
     Each ``<name>/`` that is a store goes to ``scopes/<name>/``, and its log files
-    (``<name>.audit.jsonl``, rotated ``.N`` files, witness, lock, keys) to ``audit/``. Anything else
-    at the top (memory written there without a scope) is refused, not moved or lost: the operator
-    decides where it belongs. Safe to run again: a folder already in this layout is left as it is.
+    (``<name>.audit.jsonl``, rotated ``.N`` files, witness, lock, keys) to ``audit/``. Everything is
+    first moved into a staging folder under the reserved name, then put in place, so scopes named
+    ``scopes`` or ``audit`` cannot swallow the others, and a migration cut short is finished by the
+    next run. Anything else at the top (memory written there without a scope) is refused, not moved
+    or lost: the operator decides where it belongs. Safe to run again.
     """
     manifest = read_manifest(folder)
     if manifest is not None and manifest.kind == "scopes":
         return []
     if manifest is not None:
         raise StorageError(f"Error: {_label(folder)} is the memory of one store; it holds no scopes.")
+    staging = os.path.join(folder, f"{CONTROL}-migrating")
     scopes = _first_layout_scopes(folder)
     logs = {name: _log_files(folder, name) for name in scopes}
-    known = set(scopes) | {file for files in logs.values() for file in files} | {SCOPES_FOLDER, AUDIT_FOLDER}
+    known = set(scopes) | {file for files in logs.values() for file in files}
     with os.scandir(folder) as entries:
         others = sorted(e.name for e in entries if e.name not in known and not e.name.startswith(CONTROL))
     if others:
@@ -217,17 +232,20 @@ def migrate_first_layout(folder: str) -> list[str]:
             "move them into a scope or elsewhere, then migrate."
         )
     for name in (SCOPES_FOLDER, AUDIT_FOLDER):
-        os.makedirs(os.path.join(folder, name), mode=_MODE, exist_ok=True)
+        os.makedirs(os.path.join(staging, name), mode=_MODE, exist_ok=True)
     for name in scopes:
-        os.rename(os.path.join(folder, name), os.path.join(folder, SCOPES_FOLDER, name))
+        os.rename(os.path.join(folder, name), os.path.join(staging, SCOPES_FOLDER, name))
         for file in logs[name]:
-            os.rename(os.path.join(folder, file), os.path.join(folder, AUDIT_FOLDER, file))
+            os.rename(os.path.join(folder, file), os.path.join(staging, AUDIT_FOLDER, file))
+    for name in (SCOPES_FOLDER, AUDIT_FOLDER):
+        os.rename(os.path.join(staging, name), os.path.join(folder, name))
+    os.rmdir(staging)
     # The folder's own control files, if a command once opened it as memory, described that mistake.
-    for stale in ("state", "lock"):
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(os.path.join(folder, CONTROL, stale))
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(os.path.join(folder, CONTROL, "state"))
     _write_manifest(folder, Manifest("scopes"))
-    return scopes
+    moved = sorted(os.listdir(os.path.join(folder, SCOPES_FOLDER)))
+    return moved
 
 
 def _log_files(folder: str, name: str) -> list[str]:

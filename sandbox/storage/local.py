@@ -131,7 +131,7 @@ class LocalStorage(WriteShortcuts):
         """
         folder = os.fspath(base)
         name = scope_folder_name(scope_id)
-        refuse_nested(folder)
+        refuse_nested(folder, "scopes")
         os.makedirs(folder, mode=_DIR_MODE, exist_ok=True)
         claim_scopes_folder(folder)
         store = cls(os.path.join(folder, SCOPES_FOLDER, name), durability=durability, scope=scope_id)

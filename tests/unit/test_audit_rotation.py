@@ -22,6 +22,17 @@ def _calls(log: AuditLog, count: int, start: int = 0) -> None:
         assert not sandbox.execute({"command": "create", "path": f"/memories/n{n}.md", "file_text": "x"}).is_error
 
 
+def _rotated_once(tmp_path: Path) -> tuple[Path, list[str], int]:
+    """A log with two calls and one rotation: its path, its lines, and the rotation's line index."""
+    path = tmp_path / "audit.jsonl"
+    log = AuditLog.open(path)
+    _calls(log, 2)
+    log.rotate_key_file()
+    log.close()
+    lines = path.read_text().splitlines(keepends=True)
+    return path, lines, next(i for i, line in enumerate(lines) if '"key_rotation"' in line)
+
+
 def test_rotated_log_verifies_from_its_first_key(tmp_path: Path) -> None:
     path = tmp_path / "audit.jsonl"
     log = AuditLog.open(path, checkpoint_every=5)
@@ -47,13 +58,7 @@ def test_rotated_log_verifies_from_its_first_key(tmp_path: Path) -> None:
 
 def test_a_forged_rotation_is_tampering(tmp_path: Path) -> None:
     """A rotation announcing another key than the one signed for (a key the forger holds) is refused."""
-    path = tmp_path / "audit.jsonl"
-    log = AuditLog.open(path)
-    _calls(log, 2)
-    log.rotate_key_file()
-    log.close()
-    lines = path.read_text().splitlines(keepends=True)
-    at = next(i for i, line in enumerate(lines) if '"key_rotation"' in line)
+    path, lines, at = _rotated_once(tmp_path)
     forger = load_signer(tmp_path / "forger.key")
     record = json.loads(lines[at])
     record["new_key_id"], record["public_key"] = forger.key_id, forger.public_text()
@@ -84,8 +89,37 @@ def test_cli_rotates_and_an_hmac_log_refuses(tmp_path: Path) -> None:
     rotated = run("audit", "rotate-key", str(path))
     assert rotated.returncode == 0 and "key rotated:" in rotated.stdout, rotated.stderr
     assert run("audit", "verify", str(path)).returncode == 0
-    (tmp_path / "shared.key").write_text("hmac-sha256:" + "ab" * 32 + "\n")
-    hmac_log = AuditLog.open(tmp_path / "h.jsonl", key_file=tmp_path / "shared.key")
+    (tmp_path / "h.jsonl.key").write_text("hmac-sha256:" + "ab" * 32 + "\n")
+    hmac_log = AuditLog.open(tmp_path / "h.jsonl")
     with pytest.raises(AuditError, match="needs Ed25519 keys"):
         hmac_log.rotate_key_file()
     hmac_log.close()
+
+
+def test_a_shared_key_file_is_not_rotated(tmp_path: Path) -> None:
+    """A key file named by the policy may sign every scope's log: rotating it for one would leave the
+    others signing with a key their chains never announced."""
+    shared = tmp_path / "keys" / "audit.key"
+    shared.parent.mkdir()
+    logs = [AuditLog.open(tmp_path / f"{name}.jsonl", key_file=shared) for name in ("alice", "bob")]
+    with pytest.raises(AuditError, match="Only a log's own key"):
+        logs[0].rotate_key_file()
+    for log in logs:
+        log.close()
+        assert verify(Path(f"{log.path}"), key_file=shared.with_suffix(".pub")).ok
+
+
+def test_a_rotation_cannot_pass_for_a_checkpoint(tmp_path: Path) -> None:
+    """Signed payloads name what they sign: a rotation rewritten as a checkpoint (its announcement
+    folded into the time) does not verify, so a rotation cannot be hidden."""
+    path, lines, at = _rotated_once(tmp_path)
+    rotation = json.loads(lines[at])
+    disguised = {
+        "seq": rotation["seq"], "time": f"{rotation['time']}|key_rotation|{rotation['new_key_id']}|{rotation['public_key']}",
+        "event": "checkpoint", "key_id": rotation["key_id"], "alg": rotation["alg"], "sig": rotation["sig"],
+        "prev": rotation["prev"],
+    }  # fmt: skip
+    path.write_text("".join([*lines[:at], json.dumps(disguised, separators=(",", ":")) + "\n"]))
+    Path(f"{path}.witness").write_text("".join(Path(f"{path}.witness").read_text().splitlines(keepends=True)[:1]))
+    report = verify(path)
+    assert not report.ok and "time is not a time" in str(report.problem)

@@ -8,8 +8,10 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from sandbox import Sandbox, load_policy
-from sandbox.audit import AuditLog, verify
+from sandbox.audit import AuditError, AuditLog, verify
 from sandbox.audit.witness import witness_file_name
 from sandbox.storage import InMemoryStorage
 from tests.unit.test_cli import run
@@ -38,6 +40,7 @@ def _cut_after_checkpoint(log: Path, keep: int) -> None:
 
 def test_a_tail_cut_with_the_local_witness_is_found_off_host(tmp_path: Path) -> None:
     off_host = tmp_path / "other-volume"
+    off_host.mkdir()
     log_path = tmp_path / "audit.jsonl"
     log = AuditLog.open(log_path, checkpoint_every=10, witness=[str(off_host)])
     _write(log, 30)
@@ -80,3 +83,11 @@ def test_a_witness_that_cannot_take_a_checkpoint_refuses_the_calls_after(tmp_pat
     sandbox.close()
     log.close()
     assert received.read_bytes() == Path(f"{log_path}.witness").read_bytes()
+
+
+def test_a_missing_witness_folder_is_refused_not_made(tmp_path: Path) -> None:
+    """A witness folder on a volume that is not mounted would otherwise be made on the local disk."""
+    absent = tmp_path / "offsite-volume" / "witness"
+    with pytest.raises(AuditError, match="witness folder witness does not exist"):
+        AuditLog.open(tmp_path / "audit.jsonl", witness=[str(absent)])
+    assert not (tmp_path / "offsite-volume").exists()

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -165,3 +167,63 @@ class TestFirstLayout:
         with pytest.raises(StorageError, match=r"1 entries of no scope \(stray.md\)"):
             migrate_first_layout(str(base))
         assert (base / "alice" / "notes.md").exists() and (base / "alice.audit.jsonl").exists()
+
+
+class TestReviewFindings:
+    """Each found by an outside review of the layout; each failed before its fix."""
+
+    def test_a_scopes_audit_folder_and_scopes_folder_never_open_as_memory(self, tmp_path: Path) -> None:
+        base = tmp_path / "fleet"
+        LocalStorage.for_scope(base, "alice").close()
+        for inside in (base / "audit", base / "scopes", base / "audit" / "x", base / "other"):
+            with pytest.raises(StorageError, match="lies inside the folder of scopes fleet"):
+                LocalStorage(inside)
+        with pytest.raises(StorageError, match="lies inside the memory of store alice"):
+            LocalStorage(base / "scopes" / "alice" / "x")
+        with pytest.raises(StorageError, match="lies inside the folder of scopes"):
+            LocalStorage.for_scope(base / "scopes" / "x", "bob")
+
+    def test_a_symbolic_link_does_not_hide_an_enclosing_memory(self, tmp_path: Path) -> None:
+        LocalStorage(tmp_path / "memory").close()
+        (tmp_path / "memory" / "sub").mkdir()
+        (tmp_path / "link").symlink_to(tmp_path / "memory" / "sub")
+        with pytest.raises(StorageError, match="lies inside the memory of store memory"):
+            LocalStorage.for_scope(tmp_path / "link" / "fleet", "bob")
+
+    @pytest.mark.parametrize("named", ["audit", "scopes"])
+    def test_migrating_scopes_named_like_the_layout_keeps_them_apart(self, tmp_path: Path, named: str) -> None:
+        base = first_layout(tmp_path / "fleet", ("alice", named))
+        assert sorted(migrate_first_layout(str(base))) == sorted(["alice", named])
+        assert sorted(p.name for p in (base / "scopes").iterdir()) == sorted(["alice", named])
+        assert sorted(p.name for p in (base / "scopes" / named).iterdir()) == [".memory-sandbox", "notes.md"]
+        assert (base / "audit" / "alice.audit.jsonl.key").exists() and (
+            base / "audit" / f"{named}.audit.jsonl"
+        ).exists()
+        store = LocalStorage.for_scope(base, named)
+        assert store.read(NOTES) == f"{named}'s notes\n".encode()
+        store.close()
+
+    def test_racing_claims_never_put_memory_over_scopes(self, tmp_path: Path) -> None:
+        """A folder claimed at once as memory and as scopes ends as one of them, whole."""
+        for trial in range(30):
+            folder = tmp_path / f"race{trial}"
+            errors: list[BaseException] = []
+
+            def attempt(opener: Callable[[], LocalStorage], errors: list[BaseException] = errors) -> None:
+                try:
+                    opener().close()
+                except StorageError as exc:
+                    errors.append(exc)
+
+            threads = [
+                threading.Thread(target=attempt, args=(lambda f=folder: LocalStorage.for_scope(f, "alice"),)),
+                threading.Thread(target=attempt, args=(lambda f=folder: LocalStorage(f),)),
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            manifest = read_manifest(str(folder))
+            assert manifest is not None and len(errors) == 1, (trial, errors)
+            children = {p.name for p in folder.iterdir()}
+            assert (manifest.kind == "memory") == ("scopes" not in children and "audit" not in children), trial
