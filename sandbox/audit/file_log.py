@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from sandbox.audit.chain import ChainedAuditSink
 from sandbox.audit.keys import Signer, load_signer, load_verifier, new_key_file
-from sandbox.audit.records import GENESIS, AuditError, dumps, line_hash, rfc3339, rotated_segments
+from sandbox.audit.records import GENESIS, AuditError, append_whole, dumps, line_hash, rfc3339, rotated_segments
 from sandbox.audit.verify import VerifyReport, verify
 from sandbox.policy import AuditSection
 
@@ -148,7 +148,7 @@ class AuditLog(ChainedAuditSink):
 
     def _store_line(self, line: bytes, *, witness: bool = False) -> None:
         try:
-            _append_whole(self._fd, line, self._size)
+            append_whole(self._fd, line, self._size)
         except OSError as exc:
             detail = str(exc.errno)
             raise AuditError("Error: The audit log cannot be written; the call was refused.", detail=detail) from None
@@ -161,7 +161,7 @@ class AuditLog(ChainedAuditSink):
         try:
             fd = os.open(self.witness, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
             try:
-                _append_whole(fd, line, os.fstat(fd).st_size)
+                append_whole(fd, line, os.fstat(fd).st_size)
                 os.fsync(fd)
             finally:
                 os.close(fd)
@@ -262,19 +262,6 @@ def _stamp(path: Path | None) -> tuple[int, int] | None:
     except OSError:
         return None
     return status.st_ino, status.st_ctime_ns
-
-
-def _append_whole(fd: int, data: bytes, size: int) -> None:
-    """Append all of ``data`` to a file of ``size`` bytes, or cut the file back to ``size`` and raise:
-    a write cut short (no space left, a file size limit) never leaves part of a line behind."""
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    except OSError:
-        with contextlib.suppress(OSError):  # were this to fail too, the next open seals the torn line
-            os.ftruncate(fd, size)
-        raise
 
 
 def _last_line(path: Path) -> tuple[bytes | None, bytes]:

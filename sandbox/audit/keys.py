@@ -11,7 +11,6 @@ rewrite the log, or the signatures prove nothing.
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import hmac
 import os
@@ -25,6 +24,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from sandbox.errors import KeyRefused, SandboxError
+from sandbox.storage._fs import publish_once
 
 __all__ = ["Signer", "Verifier", "load_signer", "load_verifier", "public_key", "review_verifier"]
 
@@ -114,30 +114,11 @@ def _key_id(material: bytes) -> str:
     return hashlib.sha256(material).hexdigest()[:16]
 
 
-def _publish(path: Path, data: bytes) -> None:
-    """Create ``path`` holding ``data`` (mode 0o600) unless it exists; safe against racing processes.
-
-    The data is written to a temp file first and linked into place, so no process
-    ever reads a half-written key, and the first process to link wins.
-    """
-    temp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        with contextlib.suppress(FileExistsError):
-            os.link(temp, path)
-    finally:
-        temp.unlink()
-
-
 def load_signer(key_file: Path) -> Signer:
     """The signer kept in ``key_file``; a new Ed25519 key pair is made there if the file is missing."""
     if not key_file.exists():
         fresh = Ed25519PrivateKey.generate()
-        _publish(
+        publish_once(
             key_file,
             fresh.private_bytes(
                 serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
@@ -159,7 +140,7 @@ def load_signer(key_file: Path) -> Signer:
         pem = private.public_key().public_bytes(
             serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
         )
-        _publish(public_file, pem)
+        publish_once(public_file, pem)
     raw = private.private_bytes(
         serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
     )

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any, Final
 
 from sandbox.errors import SandboxError
 
-__all__ = ["GENESIS", "AuditError", "dumps", "line_hash", "rfc3339", "rotated_segments"]
+__all__ = ["GENESIS", "AuditError", "append_whole", "dumps", "line_hash", "rfc3339", "rotated_segments"]
 
 GENESIS: Final = "0" * 64
 
@@ -52,3 +54,16 @@ def rfc3339(ns: int) -> str:
 
 def dumps(value: Any, **_: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def append_whole(fd: int, data: bytes, size: int) -> None:
+    """Append all of ``data`` to a file of ``size`` bytes, or cut the file back to ``size`` and raise:
+    a write cut short (no space left, a file size limit) never leaves part of a line behind."""
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError:
+        with contextlib.suppress(OSError):  # were this to fail too, the next open seals the torn line
+            os.ftruncate(fd, size)
+        raise

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Protocol
 
-from sandbox.audit.records import AuditError
+from sandbox.audit.records import AuditError, append_whole
 
 __all__ = ["CommandWitness", "FolderWitness", "Witness", "witness_file_name", "witnesses_of"]
 
@@ -52,9 +52,7 @@ class FolderWitness:
         try:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
             try:
-                view = memoryview(line)
-                while view:
-                    view = view[os.write(fd, view) :]
+                append_whole(fd, line, os.fstat(fd).st_size)  # never a torn line in the witness either
                 os.fsync(fd)
             finally:
                 os.close(fd)

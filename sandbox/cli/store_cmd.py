@@ -213,12 +213,11 @@ def _require_scope(stores: Stores, url: str, scope: str | None) -> None:
     if scope is None:
         return
     from sandbox.paths import ROOT  # noqa: PLC0415 - lazy: start-up
-    from sandbox.storage.layout import SCOPES_FOLDER  # noqa: PLC0415 - lazy: start-up
-    from sandbox.storage.local import scope_folder_name  # noqa: PLC0415 - lazy: start-up
+    from sandbox.storage.local import scope_root  # noqa: PLC0415 - lazy: start-up
     from sandbox.storage.url import shown_url, storage_root  # noqa: PLC0415 - lazy: start-up
 
     if url.startswith("file:"):
-        found = os.path.isdir(os.path.join(storage_root(url), SCOPES_FOLDER, scope_folder_name(scope)))
+        found = os.path.isdir(scope_root(storage_root(url), scope))
     else:
         with stores.storage(scope).scan(ROOT) as entries:
             found = next(iter(entries), None) is not None

@@ -274,3 +274,24 @@ def fsync_dir(dir_fd: int, *, sync: bool) -> None:
     """Make a folder's entries (a rename, a new name) durable."""
     if sync:
         os.fsync(dir_fd)
+
+
+def publish_once(path: str | os.PathLike[str], data: bytes) -> None:
+    """Create ``path`` holding ``data`` (mode 0o600) unless it exists; safe against racing processes.
+
+    The data is written to a temp file beside it first and linked into place, so no process ever
+    reads a half-written file, and the first process to link wins (a key, a store's manifest).
+    """
+    target = os.fspath(path)
+    folder, name = os.path.split(target)
+    temp = os.path.join(folder, f".{name}.{os.getpid()}-{secrets.token_hex(4)}")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        with contextlib.suppress(FileExistsError):
+            os.link(temp, target)
+    finally:
+        os.remove(temp)

@@ -22,12 +22,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import threading
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from sandbox.display import printable
 from sandbox.errors import StorageError
 from sandbox.paths import RESERVED_PREFIX
+from sandbox.storage._fs import publish_once
 
 __all__ = [
     "AUDIT_FOLDER",
@@ -104,19 +105,7 @@ def _parsed(body: object) -> Manifest | None:
 def _write_manifest(folder: str, manifest: Manifest) -> None:
     control = os.path.join(folder, CONTROL)
     os.makedirs(control, mode=_MODE, exist_ok=True)
-    temp = os.path.join(control, f"{MANIFEST}.{os.getpid()}-{threading.get_ident()}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    try:
-        os.write(fd, manifest.to_json().encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    try:
-        os.link(temp, os.path.join(control, MANIFEST))  # the first writer wins; a racing one reads its manifest
-    except FileExistsError:
-        pass
-    finally:
-        os.remove(temp)
+    publish_once(os.path.join(control, MANIFEST), manifest.to_json().encode())  # a racing claim reads this one
     written = read_manifest(folder)
     if written is None or written.kind != manifest.kind:
         raise StorageError(
@@ -180,7 +169,7 @@ def claim_memory_folder(folder: str, scope: str | None) -> None:
     nested = _first_layout_scopes(folder)
     if nested:
         raise StorageError(
-            f"Error: {_label(folder)} holds the scope folders of an older layout ({nested[0]}, ...), "
+            f"Error: {_label(folder)} holds the scope folders of an older layout ({printable(nested[0])}, ...), "
             f"not memory; move them first: {_migrate_hint(folder)}"
         )
     _write_manifest(folder, Manifest("memory", scope=scope))
@@ -226,7 +215,7 @@ def migrate_first_layout(folder: str) -> list[str]:
     with os.scandir(folder) as entries:
         others = sorted(e.name for e in entries if e.name not in known and not e.name.startswith(CONTROL))
     if others:
-        shown = ", ".join(others[:5]) + (", ..." if len(others) > 5 else "")
+        shown = ", ".join(printable(name) for name in others[:5]) + (", ..." if len(others) > 5 else "")
         raise StorageError(
             f"Error: {_label(folder)} holds {len(others)} entries of no scope ({shown}); "
             "move them into a scope or elsewhere, then migrate."

@@ -64,7 +64,7 @@ from sandbox.storage.layout import (
     refuse_nested,
 )
 
-__all__ = ["Durability", "LocalStorage", "scope_folder_name"]
+__all__ = ["Durability", "LocalStorage", "scope_folder_name", "scope_root"]
 
 _DIR_MODE: Final = 0o700
 _CONTROL_DIR: Final = RESERVED_PREFIX
@@ -91,6 +91,11 @@ def scope_folder_name(scope_id: str) -> str:
     if len(raw) > _MAX_SCOPE_BYTES:
         raise ValueError(f"a scope id is at most {_MAX_SCOPE_BYTES} bytes")
     return "=" + base64.b32encode(raw).decode("ascii").rstrip("=").lower()
+
+
+def scope_root(base: str | os.PathLike[str], scope_id: str) -> str:
+    """The folder that is ``/memories`` of scope ``scope_id`` in the folder of scopes ``base``."""
+    return os.path.join(os.fspath(base), SCOPES_FOLDER, scope_folder_name(scope_id))
 
 
 class LocalStorage(WriteShortcuts):
@@ -134,7 +139,7 @@ class LocalStorage(WriteShortcuts):
         refuse_nested(folder, "scopes")
         os.makedirs(folder, mode=_DIR_MODE, exist_ok=True)
         claim_scopes_folder(folder)
-        store = cls(os.path.join(folder, SCOPES_FOLDER, name), durability=durability, scope=scope_id)
+        store = cls(scope_root(folder, scope_id), durability=durability, scope=scope_id)
         store._audit_path = os.path.join(os.path.abspath(folder), AUDIT_FOLDER, f"{name}.audit.jsonl")
         return store
 

@@ -227,3 +227,13 @@ class TestReviewFindings:
             assert manifest is not None and len(errors) == 1, (trial, errors)
             children = {p.name for p in folder.iterdir()}
             assert (manifest.kind == "memory") == ("scopes" not in children and "audit" not in children), trial
+
+
+def test_names_in_a_refused_migration_are_shown_escaped(tmp_path: Path) -> None:
+    """A name written at the top of the folder (by another tool, or a session run there) reaches the
+    operator's terminal only escaped."""
+    base = first_layout(tmp_path / "fleet", ("alice",))
+    (base / "\x1b[2Jerase.md").write_text("x")
+    with pytest.raises(StorageError) as refused:
+        migrate_first_layout(str(base))
+    assert "\x1b" not in str(refused.value) and "\\x1b[2Jerase.md" in str(refused.value)
