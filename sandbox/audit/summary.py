@@ -140,8 +140,9 @@ class Summary:
     decisions: Decisions = field(default_factory=Decisions)
 
 
-def summarize(records: Iterable[dict[str, Any]]) -> Summary:
-    """Counts by period (day), decision, command, rule and scope, and the anomalies."""
+def summarize(records: Iterable[dict[str, Any]], *, decisions: bool = True) -> Summary:
+    """Counts by period (day), decision, command, rule and scope, and the anomalies; with
+    ``decisions``, also the rows and session timelines the HTML report shows (a text report skips them)."""
     summary = Summary()
     recent: dict[str, list[datetime.datetime]] = defaultdict(list)
     flagged: set[str] = set()
@@ -149,7 +150,8 @@ def summarize(records: Iterable[dict[str, Any]]) -> Summary:
         if record.get("event") != "outcome":
             continue
         summary.calls += 1
-        summary.decisions.add(record)
+        if decisions:
+            summary.decisions.add(record)
         moment = parse_time(record["time"])
         decision, scope = record.get("decision", "?"), record.get("scope") or "(none)"
         summary.by_period[moment.date().isoformat()][decision] += 1

@@ -253,7 +253,7 @@ def _report(args: argparse.Namespace, source: _Source) -> int:
 
     report = source.verify()
     selection = _selection(args)
-    summary = summarize(selection.of(source.records()))
+    summary = summarize(selection.of(source.records()), decisions=args.html is not None)
     print(render_text(summary, report), end="")
     _tell_unreadable(selection)
     if args.html is not None:

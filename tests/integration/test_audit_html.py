@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.audit.html import ROW_LIMIT, Decisions
+from sandbox.audit.summary import ROW_LIMIT, Decisions, summarize
 from sandbox.decision import CallContext
 from tests.integration import browser
 from tests.unit.test_cli import run
@@ -94,3 +94,11 @@ def test_table_is_bounded_and_keeps_what_was_refused() -> None:
     assert len(rows) == ROW_LIMIT and decisions.total == ROW_LIMIT + 506
     assert [row["decision"] for row in rows[:6]] == ["deny"] * 6
     assert rows[-1]["paths"] == f"/m/{ROW_LIMIT + 499}" and rows[6]["paths"] == f"/m/{506}"
+
+
+def test_a_text_report_keeps_no_rows() -> None:
+    """The rows and timelines are the HTML report's: a text report counts without building them."""
+    records = [{"event": "outcome", "time": "2026-12-01T00:00:00.000000Z", "decision": "deny", "command": "view"}] * 3
+    counted = summarize(records, decisions=False)
+    assert counted.calls == 3 and counted.by_decision["deny"] == 3 and counted.decisions.total == 0
+    assert summarize(records).decisions.total == 3
