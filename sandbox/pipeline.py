@@ -14,13 +14,15 @@ import itertools
 import secrets as _random
 import time
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 import anyio.to_thread
 
 from sandbox.audit import open_configured
+from sandbox.audit.pseudonyms import KeepsPseudonymKey, Pseudonyms
+from sandbox.audit.records import AuditError
 from sandbox.commands import (
     EXTRA_NAME_CHARS,
     Content,
@@ -60,6 +62,7 @@ from sandbox.stages import (
 )
 from sandbox.storage.base import StorageAdapter
 from sandbox.storage.memory import InMemoryStorage
+from sandbox.storage.rate import RateCounter, SharesRate
 from sandbox.store import Store
 
 __all__ = ["Backend", "Sandbox", "ToolResult", "default_stages"]
@@ -98,12 +101,12 @@ def access_rules(policy: Policy) -> AccessRules | None:
     return None
 
 
-def default_stages(policy: Policy, secrets: SecretGuard | None) -> tuple[Stage, ...]:
+def default_stages(policy: Policy, secrets: SecretGuard | None, rate: RateCounter | None = None) -> tuple[Stage, ...]:
     """The stages a policy asks for, in order: refusals of what was asked first, content scans and
-    checks of the resulting state after."""
+    checks of the resulting state after. ``rate`` is the store's shared call allowance, if it has one."""
     stages: list[Stage] = []
     if policy.quota.max_operations_per_minute is not None:
-        stages.append(RateLimiter(policy.quota.max_operations_per_minute))
+        stages.append(RateLimiter(policy.quota.max_operations_per_minute, rate))
     stages += [RootGuard(), PathRules(policy.paths)]
     rules = access_rules(policy)
     if rules is not None:
@@ -148,12 +151,16 @@ class Sandbox:
             lens=lens,
             max_view_chars=policy.limits.max_view_chars,
         )
+        pseudonyms = _pseudonyms(policy, storage)  # refused before any log is opened
         # With no sink given, the policy's [audit] section decides (default: a log beside the store).
         self._owned_audit = open_configured(policy.audit, storage) if audit is None else None
         self.audit: AuditSink = audit or self._owned_audit or NullAuditSink()
+        self._pseudonyms = None if isinstance(self.audit, NullAuditSink) else pseudonyms
         # Decision ids: a random prefix per sandbox and a counter, unique across processes.
         self._ids = map(f"{_random.token_hex(8)}-{{:x}}".format, itertools.count(1))
-        self.stages: tuple[Stage, ...] = tuple(stages) if stages is not None else default_stages(policy, secrets)
+        rate = storage.rate_counter() if isinstance(storage, SharesRate) else None
+        self.stages: tuple[Stage, ...] = tuple(stages) if stages is not None else default_stages(policy, secrets, rate)
+        self._windows = tuple(stage for stage in self.stages if isinstance(stage, RateLimiter))
         self._path_limits = policy.path_limits
 
     def __repr__(self) -> str:
@@ -175,7 +182,7 @@ class Sandbox:
         call = _Call(self, context)
         try:
             op = self._admit(untrusted_input, call)
-            with self.backend.transaction(op) as transaction:
+            with self._window(), self.backend.transaction(op) as transaction:
                 effect = transaction.plan(op, call.context)
                 for stage in self.stages:
                     effect = stage(effect)
@@ -186,6 +193,10 @@ class Sandbox:
         finally:
             decision = call.close()
         return call.result(decision)
+
+    def _window(self) -> AbstractContextManager[None]:
+        """The span of one call for the rate limiter, whose store may take the call with its first statement."""
+        return self._windows[0].window() if self._windows else nullcontext()
 
     async def aexecute(self, untrusted_input: object, context: CallContext | None = None) -> ToolResult:
         """:meth:`execute` off the event loop (a wrapped async handler is awaited from there)."""
@@ -199,8 +210,7 @@ class Sandbox:
         call = _Call(self, None)
         call.command, call.paths, call.notes = command, (str(path),), (note,)
         try:
-            if not isinstance(self.audit, NullAuditSink):
-                self.audit.intent(call.decision)
+            self._record_intent(call.decision)
             action()
             call.succeed(Reply(""))
         except Exception as exc:  # noqa: BLE001 - recorded and reported, like every call
@@ -229,7 +239,7 @@ class Sandbox:
         call.command = parsed.name
         call.extra_fields = tuple(name[:EXTRA_NAME_CHARS] for name in self.scrubbed(parsed.extra_fields))
         # Digests of the raw paths, kept for those that canonicalisation changes or refuses.
-        raw = {text: self.audit.keyed_digest(text.encode("utf-8", "surrogatepass")) for text in parsed.raw_paths}
+        raw = {text: self._digest(text.encode("utf-8", "surrogatepass")) for text in parsed.raw_paths}
         call.raw_path_digests = tuple(digest for digest in raw.values() if digest)
         op = canonicalize_command(parsed, self._path_limits)
         # A path holding a secret is refused by a stage; fail() scrubs it from the record then.
@@ -243,11 +253,35 @@ class Sandbox:
         if effect.notes:
             call.verdict = "redact"
         if effect.written is not None and effect.failure is None:
-            call.content_digest = self.audit.keyed_digest(effect.written.encode("utf-8"))
+            call.content_digest = self._digest(effect.written.encode("utf-8"))
         # Write-ahead: the sink records the intent before storage is touched; if it
         # raises, the call is refused like any other failure.
+        self._record_intent(call.decision)
+
+    def _digest(self, data: bytes) -> str | None:
+        if self._pseudonyms is not None:
+            return self._pseudonyms.digest(data)
+        return self.audit.keyed_digest(data)
+
+    def _recorded(self, decision: Decision) -> Decision:
+        """A decision as the log keeps it (pseudonymised when the policy asks)."""
+        return decision if self._pseudonyms is None else self._pseudonyms.decision(decision)
+
+    def _record_intent(self, decision: Decision) -> None:
         if not isinstance(self.audit, NullAuditSink):
-            self.audit.intent(call.decision)
+            self.audit.intent(self._recorded(decision))
+
+
+def _pseudonyms(policy: Policy, storage: StorageAdapter | None) -> Pseudonyms | None:
+    """The scope's pseudonyms when the policy asks records to use them (the store must keep a key)."""
+    if not policy.audit.pseudonymize:
+        return None
+    if not isinstance(storage, KeepsPseudonymKey):
+        raise AuditError(
+            "Error: [audit] pseudonymize needs a store that keeps a secret per scope (a folder, SQLite or "
+            "PostgreSQL store), so that erasing the scope destroys it; a wrapped handler has none."
+        )
+    return Pseudonyms(storage.pseudonym_key())
 
 
 class _Call:
@@ -358,7 +392,7 @@ class _Call:
         self.latency_ns = time.perf_counter_ns() - self._start
         decision = self.decision
         try:
-            self._sandbox.audit.outcome(decision)
+            self._sandbox.audit.outcome(self._sandbox._recorded(decision))
         except SandboxError:
             # Fail closed: a call that was carried out but whose record is lost is reported as
             # failed (its intent record, written before storage was touched, shows the attempt).

@@ -154,6 +154,9 @@ class AuditSection(_Section):
     # append-only mount), and a command run with each checkpoint on its stdin (sandbox.audit.witness).
     witness: Annotated[tuple[str, ...], Field(strict=False)] = ()
     witness_command: str | None = None
+    # Record paths, names and digests as pseudonyms keyed by a secret of the scope, which purge
+    # destroys: the log keeps verifying and no longer names what the user stored.
+    pseudonymize: bool = False
 
 
 class RetentionRule(_Section):

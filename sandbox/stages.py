@@ -15,9 +15,9 @@ answers with its own failure, after the checks of what it asked for.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import ClassVar
 
@@ -29,6 +29,7 @@ from sandbox.paths import MemoryPath
 from sandbox.policy import AccessRule, LimitsSection, PathsSection, QuotaSection
 from sandbox.redaction import SecretGuard
 from sandbox.storage.base import Usage
+from sandbox.storage.rate import ProcessRate, RateCounter
 from sandbox.views import count_lines
 
 __all__ = [
@@ -305,26 +306,33 @@ class TwinGuard:
 
 
 class RateLimiter:
-    """A token bucket per scope: ``per_minute`` calls a minute, in bursts of up to as many."""
+    """A token bucket per scope: ``per_minute`` calls a minute, in bursts of up to as many.
 
-    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+    With a ``counter`` from the store (:class:`~sandbox.storage.rate.SharesRate`) every process
+    and worker of the store shares the scope's bucket; without one the buckets live in this
+    object, by the scope each call names.
+    """
+
+    def __init__(
+        self, per_minute: int, counter: RateCounter | None = None, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self._per_minute = per_minute
-        self._rate = per_minute / 60.0
-        self._clock = clock
-        self._buckets: dict[str | None, tuple[float, float]] = {}
-        self._lock = threading.Lock()
+        self._counter = counter
+        self._own = ProcessRate(clock)
 
     def __repr__(self) -> str:
-        return f"RateLimiter(per_minute={self._per_minute})"
+        return f"RateLimiter(per_minute={self._per_minute}, counter={self._counter or self._own!r})"
+
+    def window(self) -> AbstractContextManager[None]:
+        """The span of one call (see :meth:`RateCounter.window`); the runner enters it around the call."""
+        return self._counter.window(self._per_minute) if self._counter is not None else nullcontext()
 
     def __call__(self, effect: Effect) -> Effect:
-        scope = effect.context.scope
-        now = self._clock()
-        with self._lock:
-            tokens, stamp = self._buckets.get(scope, (float(self._per_minute), now))
-            tokens = min(float(self._per_minute), tokens + (now - stamp) * self._rate)
-            if tokens < 1.0:
-                self._buckets[scope] = (tokens, now)
-                raise RateLimited(self._per_minute, (1.0 - tokens) / self._rate)
-            self._buckets[scope] = (tokens - 1.0, now)
+        counter = self._counter
+        if counter is not None:
+            wait = counter.take(self._per_minute)
+        else:
+            wait = self._own.take(self._per_minute, effect.context.scope)
+        if wait > 0.0:
+            raise RateLimited(self._per_minute, wait)
         return effect

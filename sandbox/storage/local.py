@@ -29,6 +29,7 @@ import errno
 import fcntl
 import os
 import re
+import secrets
 import stat
 import threading
 from collections.abc import Iterator
@@ -49,6 +50,7 @@ from sandbox.storage._fs import (
     DIR_FLAGS,
     READ_FLAGS,
     fsync_dir,
+    publish_once,
     read_all,
     remove_tree,
     rename_noreplace,
@@ -63,12 +65,15 @@ from sandbox.storage.layout import (
     claim_scopes_folder,
     refuse_nested,
 )
+from sandbox.storage.rate import FileRate
 
 __all__ = ["Durability", "LocalStorage", "scope_folder_name", "scope_root"]
 
 _DIR_MODE: Final = 0o700
 _CONTROL_DIR: Final = RESERVED_PREFIX
 _STATE_FILE: Final = "state"
+_RATE_FILE: Final = "rate"
+_PSEUDONYM_KEY: Final = "pseudonyms.key"
 _STATE_SIZE: Final = 80
 _READABLE_SCOPE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 _MAX_SCOPE_BYTES: Final = 128
@@ -118,6 +123,7 @@ class LocalStorage(WriteShortcuts):
         self._sync_data = durability != "none"
         self._sync_folders = durability == "full"
         self._thread_lock = threading.Lock()
+        self._rate = FileRate(lambda: self._open_control(_RATE_FILE))
         self._root_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
             self._state_fd = self._open_state()
@@ -157,8 +163,31 @@ class LocalStorage(WriteShortcuts):
         the ``audit/`` folder of a multi-scope store; never inside any folder a model sees."""
         return self._audit_path
 
+    def pseudonym_key(self) -> bytes:
+        """The scope's secret for pseudonymised records, in ``.memory-sandbox/``: erased with the folder."""
+        path = os.path.join(self._path, _CONTROL_DIR, _PSEUDONYM_KEY)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:
+            publish_once(path, secrets.token_bytes(32))  # the first process to make it wins
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            key = read_all(fd, 64)
+        finally:
+            os.close(fd)
+        if len(key) != 32:
+            raise StorageError("Error: The memory store's pseudonym key is damaged.", detail="pseudonym key size")
+        return key
+
+    def rate_counter(self) -> FileRate:
+        """The scope's call allowance, in ``.memory-sandbox/rate``: shared by every process of the store."""
+        return self._rate
+
     def close(self) -> None:
         """Release the store's descriptors; idempotent."""
+        rate = self.__dict__.get("_rate")  # absent when the constructor failed early
+        if rate is not None:
+            rate.close()
         for attribute in ("_state_fd", "_root_fd"):
             fd = self.__dict__.pop(attribute, None)
             if fd is not None:
@@ -352,12 +381,16 @@ class LocalStorage(WriteShortcuts):
         fsync_dir(folder, sync=self._sync_folders)
 
     def _open_state(self) -> int:
+        return self._open_control(_STATE_FILE)
+
+    def _open_control(self, name: str) -> int:
+        """Open (making it 0600) one of the store's own files under the reserved folder."""
         with contextlib.suppress(FileExistsError):
             os.mkdir(_CONTROL_DIR, _DIR_MODE, dir_fd=self._root_fd)
         control = os.open(_CONTROL_DIR, DIR_FLAGS, dir_fd=self._root_fd)
         try:
             flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
-            fd = os.open(_STATE_FILE, flags, 0o600, dir_fd=control)
+            fd = os.open(name, flags, 0o600, dir_fd=control)
         finally:
             os.close(control)
         os.fchmod(fd, 0o600)

@@ -6,6 +6,7 @@ compare them), so it favours plainness over speed.
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections.abc import Iterator
@@ -40,9 +41,14 @@ class InMemoryStorage(WriteShortcuts):
         self._root: _Folder = {}
         self._lock = threading.RLock()
         self._usage = Usage(0, 0, 0)
+        self._pseudonym_key = secrets.token_bytes(32)
 
     def __repr__(self) -> str:
         return "InMemoryStorage()"
+
+    def pseudonym_key(self) -> bytes:
+        """The store's secret for pseudonymised records: gone with the object, like its memory."""
+        return self._pseudonym_key
 
     @contextmanager
     def writing(self) -> Iterator[InMemoryStorage]:

@@ -20,13 +20,18 @@ under an advisory lock, so workers starting together do it once.
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from typing import Any, Final
 
 import psycopg
 import psycopg.errors
 import psycopg_pool
+from psycopg import sql
+from psycopg.pq import TransactionStatus
 
 from sandbox.errors import StorageError
 from sandbox.storage.sql import SCHEMA, Cursor, Migration, SqlStorage, migrate
@@ -70,6 +75,30 @@ END
 $fn$
 """
 
+#: Takes one call from a scope's bucket (see :mod:`sandbox.storage.rate`) by the server's clock:
+#: 0 when taken, else the seconds until a call is free. The buckets are an UNLOGGED table: never
+#: written to the WAL nor fsynced (a crash empties it, which starts every bucket full).
+_RATE_TAKE: Final = """
+CREATE FUNCTION memory_rate_take(p_scope TEXT, p_per_minute INTEGER) RETURNS DOUBLE PRECISION
+LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    now_s DOUBLE PRECISION := extract(epoch FROM clock_timestamp());
+    left_ DOUBLE PRECISION;
+    stamp_ DOUBLE PRECISION;
+BEGIN
+    INSERT INTO memory_rate AS r (scope, tokens, stamp) VALUES (p_scope, p_per_minute, now_s)
+        ON CONFLICT (scope) DO UPDATE SET scope = r.scope RETURNING r.tokens, r.stamp INTO left_, stamp_;
+    left_ := LEAST(p_per_minute::DOUBLE PRECISION, left_ + GREATEST(0, now_s - stamp_) * p_per_minute / 60.0);
+    IF left_ < 1.0 THEN
+        UPDATE memory_rate SET tokens = left_, stamp = now_s WHERE scope = p_scope;
+        RETURN (1.0 - left_) * 60.0 / p_per_minute;
+    END IF;
+    UPDATE memory_rate SET tokens = left_ - 1.0, stamp = now_s WHERE scope = p_scope;
+    RETURN 0.0;
+END
+$fn$
+"""
+
 #: Storage tables, the audit chain, and the row-security policies (inactive until enabled).
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     *SCHEMA,
@@ -92,7 +121,22 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             for table in ("memory_entries", "memory_usage")
         ),
     ),
+    (
+        "scope-state-1",
+        (
+            "CREATE POLICY memory_scope_keys_scope ON memory_scope_keys"
+            f" USING (scope = current_setting('{_SCOPE_SETTING}', true))"
+            f" WITH CHECK (scope = current_setting('{_SCOPE_SETTING}', true))",
+            "CREATE UNLOGGED TABLE memory_rate (scope {text} PRIMARY KEY,"
+            " tokens DOUBLE PRECISION NOT NULL, stamp DOUBLE PRECISION NOT NULL)",
+            _RATE_TAKE,
+            f"CREATE POLICY memory_rate_scope ON memory_rate USING (scope = current_setting('{_SCOPE_SETTING}', true))"
+            f" WITH CHECK (scope = current_setting('{_SCOPE_SETTING}', true))",
+        ),
+    ),
 )
+
+_SCOPED_TABLES: Final = ("memory_entries", "memory_usage", "memory_rate", "memory_scope_keys")
 
 
 def describe_dsn(dsn: str) -> str:
@@ -106,18 +150,37 @@ def describe_dsn(dsn: str) -> str:
 
 
 class _PgCursor(Cursor):
-    __slots__ = ("_connection", "_statements")
+    __slots__ = ("_connection", "_prefix", "_statements")
 
-    def __init__(self, connection: psycopg.Connection[Any], statements: dict[str, str]) -> None:
+    def __init__(
+        self, connection: psycopg.Connection[Any], statements: dict[str, str], prefix: _Prefix | None = None
+    ) -> None:
         self._connection = connection
         self._statements = statements
+        self._prefix = prefix
 
     def run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         statement = self._statements.get(sql)
         if statement is None:
             statement = self._statements[sql] = sql.replace("?", "%s")
+        if self._prefix is not None:
+            return self._run_prefixed(statement, params)
         cursor = self._connection.execute(statement, params)
         return cursor.fetchall() if cursor.description is not None else []
+
+    def _run_prefixed(self, statement: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """The first statement sent in one message after the prefix (client-side binding, one round trip)."""
+        (query, answer), self._prefix = self._prefix, None  # type: ignore[misc]  # set: checked by the caller
+        cursor = psycopg.ClientCursor(self._connection)
+        cursor.execute(query.as_string(self._connection).replace("%", "%%") + "; " + statement, params)
+        row = cursor.fetchone()
+        answer(float(row[0]) if row is not None else 0.0)
+        cursor.nextset()
+        return cursor.fetchall() if cursor.description is not None else []
+
+
+#: A statement to send with a cursor's first one, and what to do with its one value.
+_Prefix = tuple[sql.Composable, Callable[[float], None]]
 
 
 def _connect_options(dsn: str, timeout: float) -> dict[str, Any]:
@@ -149,6 +212,7 @@ class PostgresDatabase:
         self.description = describe_dsn(dsn)
         self.row_security = row_security
         self._statements: dict[str, str] = {}
+        self._calls = threading.local()  # each thread's running call (its rate window)
         self._pool = psycopg_pool.ConnectionPool(
             dsn,
             min_size=min_size,
@@ -216,7 +280,7 @@ class PostgresDatabase:
             if row_security is not None:
                 action = "ENABLE" if row_security else "DISABLE"
                 force = "FORCE" if row_security else "NO FORCE"
-                for table in ("memory_entries", "memory_usage"):
+                for table in _SCOPED_TABLES:
                     connection.execute(f"ALTER TABLE {table} {action} ROW LEVEL SECURITY")
                     connection.execute(f"ALTER TABLE {table} {force} ROW LEVEL SECURITY")
         return applied
@@ -233,17 +297,25 @@ class PostgresDatabase:
 
     @contextmanager
     def transaction(self, scope: str, *, single: bool = False) -> Iterator[Cursor]:
-        """One transaction for ``scope`` (``single``: one statement, run on its own)."""
+        """One transaction for ``scope`` (``single``: one statement, run on its own).
+
+        The first transaction of a call in a rate window (:meth:`rate_window`) takes the call from
+        the scope's bucket in the same message as its ``BEGIN``: no round trip of its own.
+        """
+        window: _Window | None = getattr(self._calls, "window", None)
+        take = window if window is not None and window.scope == scope and window.wait is None else None
         with self._pool.connection() as connection:
-            cursor = _PgCursor(connection, self._statements)
             if single and not self.row_security:
-                yield cursor
+                # One statement on its own: the take goes in the same message, ahead of it.
+                prefix = None if take is None else (_take_statement(scope, take), take.answer)
+                yield _PgCursor(connection, self._statements, prefix)
                 return
+            cursor = _PgCursor(connection, self._statements)
             committing = False
             try:
-                with connection.transaction():
-                    if self.row_security:
-                        connection.execute("SELECT set_config(%s, %s, true)", (_SCOPE_SETTING, scope))
+                with _begun(connection, self._opening(scope, take)) as wait:
+                    if take is not None:
+                        take.wait = wait
                     yield cursor
                     committing = True
             except psycopg.OperationalError as exc:
@@ -254,6 +326,91 @@ class PostgresDatabase:
                         detail=type(exc).__name__,
                     ) from None
                 raise
+
+    def _opening(self, scope: str, take: _Window | None) -> list[sql.Composable]:
+        """What a transaction runs with its ``BEGIN``: the scope for row security, the rate take."""
+        statements: list[sql.Composable] = []
+        if self.row_security:
+            statements.append(
+                sql.SQL("SELECT set_config({}, {}, true)").format(sql.Literal(_SCOPE_SETTING), sql.Literal(scope))
+            )
+        if take is not None:
+            statements.append(_take_statement(scope, take))
+        return statements
+
+    @contextmanager
+    def rate_window(self, scope: str, per_minute: int) -> Iterator[None]:
+        """The span of one call of ``scope`` in this thread: its first transaction takes the call."""
+        self._calls.window = _Window(scope, per_minute)
+        try:
+            yield
+        finally:
+            self._calls.window = None
+
+    def take_rate(self, scope: str, per_minute: int) -> float:
+        """Take one call of ``scope``: the answer of the call's first transaction, else one statement."""
+        window: _Window | None = getattr(self._calls, "window", None)
+        if window is not None and window.scope == scope:
+            wait, window.wait = window.wait, -1.0  # a call takes once
+            if wait is not None and wait >= 0.0:
+                return wait
+        with self.transaction(scope, single=True) as cur:
+            rows = cur.run("SELECT memory_rate_take(?, ?)", (scope, per_minute))
+        return float(rows[0][0])
+
+
+@dataclass(slots=True)
+class _Window:
+    """One call's rate window: what to take, and (once its first transaction began) the answer."""
+
+    scope: str
+    per_minute: int
+    wait: float | None = None
+
+    def answer(self, wait: float) -> None:
+        self.wait = wait
+
+
+def _take_statement(scope: str, window: _Window) -> sql.Composable:
+    return sql.SQL("SELECT memory_rate_take({}, {})").format(sql.Literal(scope), sql.Literal(window.per_minute))
+
+
+@contextmanager
+def _begun(connection: psycopg.Connection[Any], opening: list[sql.Composable]) -> Iterator[float | None]:
+    """A transaction on an autocommit connection, ``opening`` sent in one message with its ``BEGIN``;
+    yields the last opening statement's value (the rate take), if any."""
+    if not opening:
+        with connection.transaction():
+            yield None
+        return
+    result = connection.execute(sql.SQL("; ").join([sql.SQL("BEGIN"), *opening]))
+    while result.nextset():
+        pass
+    row = result.fetchone()
+    try:
+        yield float(row[0]) if row is not None and isinstance(row[0], float) else None
+    except BaseException:
+        if connection.info.transaction_status != TransactionStatus.UNKNOWN:
+            with contextlib.suppress(psycopg.Error):
+                connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")
+
+
+class PostgresRate:
+    """A scope's bucket in ``memory_rate``, taken with the call's first transaction where it can be."""
+
+    def __init__(self, database: PostgresDatabase, scope: str) -> None:
+        self._database, self._scope = database, scope
+
+    def __repr__(self) -> str:
+        return f"PostgresRate(scope={self._scope!r})"
+
+    def window(self, per_minute: int) -> AbstractContextManager[None]:
+        return self._database.rate_window(self._scope, per_minute)
+
+    def take(self, per_minute: int) -> float:
+        return self._database.take_rate(self._scope, per_minute)
 
 
 def _require_utf8(encoding: tuple[Any, ...] | None) -> None:
@@ -293,6 +450,10 @@ class PostgresStorage(SqlStorage):
 
     def _transaction(self, *, write: bool, single: bool) -> Any:
         return self.database.transaction(self.scope, single=single and not write)
+
+    def rate_counter(self) -> PostgresRate:
+        """The scope's call allowance, shared by every worker of the database (an UNLOGGED table)."""
+        return PostgresRate(self.database, self.scope)
 
     _select_content_locked = _LOCKED_CONTENT
     _select_paths = "SELECT path, is_dir FROM memory_entries WHERE scope = ? AND path = ANY(?)"

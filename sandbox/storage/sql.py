@@ -11,6 +11,7 @@ acting, to never overwrite. Every query names the scope.
 
 from __future__ import annotations
 
+import secrets
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
@@ -51,6 +52,11 @@ SCHEMA: Final[tuple[Migration, ...]] = (
             "UPDATE memory_usage SET folders = (SELECT COUNT(*) FROM memory_entries e"
             " WHERE e.scope = memory_usage.scope AND e.is_dir)",
         ),
+    ),
+    (
+        # A secret per scope (pseudonymised audit records), deleted when the scope is erased.
+        "storage-3-scope-keys",
+        ("CREATE TABLE memory_scope_keys (scope {text} PRIMARY KEY, pseudonym_key {blob} NOT NULL)",),
     ),
 )
 
@@ -239,9 +245,23 @@ class SqlStorage(WriteShortcuts, ABC):
 
         def body(cur: Cursor) -> None:
             cur.run("DELETE FROM memory_entries WHERE scope = ?", (self.scope,))
+            cur.run("DELETE FROM memory_scope_keys WHERE scope = ?", (self.scope,))
             cur.run("DELETE FROM memory_usage WHERE scope = ?", (self.scope,))
 
         self._transact(body, write=True)
+
+    def pseudonym_key(self) -> bytes:
+        """The scope's secret for pseudonymised records (made by the first caller); erased with the scope."""
+
+        def body(cur: Cursor) -> bytes:
+            cur.run(
+                "INSERT INTO memory_scope_keys (scope, pseudonym_key) VALUES (?, ?) ON CONFLICT (scope) DO NOTHING",
+                (self.scope, secrets.token_bytes(32)),
+            )
+            rows = cur.run("SELECT pseudonym_key FROM memory_scope_keys WHERE scope = ?", (self.scope,))
+            return bytes(rows[0][0])
+
+        return self._transact(body, write=True)
 
     # inside a transaction
 

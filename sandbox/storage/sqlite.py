@@ -13,6 +13,8 @@ process, the last ones may be lost with the machine) or ``none`` (OFF).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import sqlite3
@@ -24,6 +26,7 @@ from typing import Any, Final
 
 from sandbox.errors import StorageError
 from sandbox.storage.local import Durability
+from sandbox.storage.rate import FileRate
 from sandbox.storage.sql import SCHEMA, Cursor, SqlStorage, migrate
 
 __all__ = ["SQLiteDatabase", "SQLiteStorage"]
@@ -76,6 +79,10 @@ class SQLiteDatabase:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    def rate_file(self, scope: str) -> str:
+        """Where a scope's call allowance is kept: a folder beside the database, a file per scope."""
+        return os.path.join(f"{self.path}-rate", hashlib.sha256(scope.encode("utf-8", "replace")).hexdigest())
+
     def storage(self, scope: str = "default") -> SQLiteStorage:
         """The adapter of one scope; it shares this database's connection."""
         return SQLiteStorage(self, scope)
@@ -118,6 +125,22 @@ class SQLiteStorage(SqlStorage):
         self.database = (
             database if isinstance(database, SQLiteDatabase) else SQLiteDatabase(database, durability=durability)
         )
+        self._rate = FileRate(self._open_rate)
+
+    def _open_rate(self) -> int:
+        path = self.database.rate_file(self.scope)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+
+    def rate_counter(self) -> FileRate:
+        """The scope's call allowance, shared by every process that opens the database."""
+        return self._rate
+
+    def erase(self) -> None:
+        super().erase()
+        self._rate.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.database.rate_file(self.scope))
 
     def __repr__(self) -> str:
         return f"SQLiteStorage({self.database.path.name!r}, scope={self.scope!r})"
@@ -128,6 +151,7 @@ class SQLiteStorage(SqlStorage):
         return str(self.database.path)
 
     def close(self) -> None:
+        self._rate.close()
         if self._owned:
             self.database.close()
 

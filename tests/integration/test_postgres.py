@@ -69,10 +69,12 @@ class TestSchema:
         assert sorted(name for names in applied for name in names) == [
             "audit-1",
             "row-security-1",
+            "scope-state-1",
             "storage-1",
             "storage-2-folders",
+            "storage-3-scope-keys",
         ]
-        assert _admin(pg_dsn, "SELECT count(*) FROM memory_schema") == [(4,)]
+        assert _admin(pg_dsn, "SELECT count(*) FROM memory_schema") == [(6,)]
 
     def test_newer_schema_refused(self, pg_dsn: str) -> None:
         """A database upgraded by a newer version is not written by an older one."""
@@ -271,9 +273,11 @@ def test_db_migrate_cli_never_prints_the_password(pg_dsn: str) -> None:
     password (URL or key=value form) is never printed."""
     password = str(psycopg.conninfo.conninfo_to_dict(pg_dsn)["password"])
     first = run("db", "migrate", "--dsn", pg_dsn)
-    assert first.returncode == 0 and "applied storage-1, storage-2-folders, audit-1, row-security-1" in first.stdout, (
-        first.stderr
-    )
+    assert (
+        first.returncode == 0
+        and "applied storage-1, storage-2-folders, storage-3-scope-keys, audit-1, row-security-1, scope-state-1"
+        in first.stdout
+    ), first.stderr
     again = run("db", "migrate", "--dsn", pg_dsn, "--row-security", "on")
     assert again.returncode == 0 and "is up to date" in again.stdout and "row security on" in again.stdout
     assert password not in first.stdout + first.stderr + again.stdout + again.stderr
