@@ -296,7 +296,8 @@ def _check_name(name: str, limits: PathLimits) -> None:
     if name[-1] in ". " or name[0] == " ":
         # Windows drops trailing dots and spaces: "notes.md." is "notes.md" there.
         raise PathDenied("trailing_dot_space", "a name may not end in a dot or space, or start with a space")
-    if name.startswith(RESERVED_PREFIX):
+    # Compared folded: on a case-insensitive file system ".Memory-Sandbox" is the store's own folder.
+    if unicodedata.normalize("NFKC", name).casefold().startswith(RESERVED_PREFIX):
         raise PathDenied("reserved_name", f"names starting with {RESERVED_PREFIX} are reserved by the store")
     if unicodedata.category(name[0]) in _COMBINING:
         raise PathDenied("lookalike", "a name may not start with a combining mark")

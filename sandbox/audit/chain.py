@@ -233,8 +233,27 @@ class ChainedAuditSink(ABC):
         return dumps(record).encode("utf-8") + b"\n"
 
     def _deliver(self) -> None:
-        """Hand each witness the checkpoints it is owed, in order; raise if one still cannot take them."""
-        for witness, owed in zip(self._witnesses, self._owed, strict=True):
-            while owed:
-                witness.receive(owed[0])
-                del owed[0]
+        """Hand each witness the checkpoints it is owed, in order; raise if one still cannot take them.
+
+        What a witness could not take is also kept on disk (:meth:`_keep_owed`), so a restart does not
+        forget it: the next writer to open the log owes it still, and refuses calls until it is taken.
+        """
+        failure: AuditError | None = None
+        for index, (witness, owed) in enumerate(zip(self._witnesses, self._owed, strict=True)):
+            delivered: list[bytes] = []
+            try:
+                while owed:
+                    witness.receive(owed[0])
+                    delivered.append(owed.pop(0))
+            except AuditError as exc:
+                failure = failure or exc
+                self._keep_owed(index, owed, delivered)
+                continue
+            if delivered:
+                self._keep_owed(index, owed, delivered)
+        if failure is not None:
+            raise failure
+
+    def _keep_owed(self, index: int, owed: list[bytes], delivered: list[bytes]) -> None:  # noqa: B027 - a hook
+        """Record that witness ``index`` is still owed ``owed`` and has taken ``delivered`` (a sink that
+        keeps no files has nowhere to)."""

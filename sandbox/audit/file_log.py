@@ -13,6 +13,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import time
 import weakref
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from sandbox.policy import AuditSection
 __all__ = ["AuditLog"]
 
 _TAIL_CHUNK: Final = 8192
+_NEXT_KEY: Final = re.compile(r"\.[^/]+\.next-[0-9a-f]{8}")
 
 
 class AuditLog(ChainedAuditSink):
@@ -47,8 +49,11 @@ class AuditLog(ChainedAuditSink):
         self._lock_fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
         self._fd = -1
         self._size = -1
+        self._journaled: set[int] = set()  # witnesses whose owed checkpoints are kept on disk
         with self._locked():
-            pass  # open the file and pick up the chain now, so a bad log fails at start-up
+            self._finish_rotation()  # open the file, pick up the chain, finish a rotation cut short
+            for index in range(len(self._witnesses)):
+                self._owed[index] = self._owed_journal(index, [], [], load=True)
         self._finalizer = weakref.finalize(self, AuditLog._close_quietly, weakref.ref(self))
 
     @classmethod
@@ -93,15 +98,98 @@ class AuditLog(ChainedAuditSink):
             # scope): those logs would go on with a key their chains never announced.
             raise AuditError("Error: Only a log's own key (<log>.key) can be rotated; this one may sign other logs.")
         self._next_key = new_key_file(self.key_file)
+        marker = self._rotation_marker()
+        _write_synced(marker, self._next_key.name)  # a crash from here on is finished by the next writer
+        written = False
         try:
             new = load_signer(self._next_key)
             self.rotate_key(new)
+            written = True
         finally:
-            if self._next_key is not None:
+            if not written and self._next_key is not None:  # the rotation never reached the log: undo it
+                self._next_key_pub().unlink(missing_ok=True)
                 self._next_key.unlink(missing_ok=True)
                 self._next_key = None
-            self._next_key_pub().unlink(missing_ok=True)
+                marker.unlink(missing_ok=True)
         return new.key_id
+
+    def _keep_owed(self, index: int, owed: list[bytes], delivered: list[bytes]) -> None:
+        if owed or index in self._journaled:
+            self._owed_journal(index, owed, delivered)
+
+    def _owed_journal(
+        self, index: int, owed: list[bytes], delivered: list[bytes], *, load: bool = False
+    ) -> list[bytes]:
+        """``<log>.owed-<id>``: the checkpoints a witness has not taken, shared by every writer of the log.
+
+        Adds ``owed``, drops ``delivered``, returns what it holds then. Never read for a witness that
+        always took its checkpoints, so the file costs nothing until a witness is down.
+        """
+        identity = self._witnesses[index].identity.encode("utf-8", "surrogatepass")
+        path = f"{self.path}.owed-{hashlib.sha256(identity).hexdigest()[:16]}"
+        flags = os.O_RDWR | os.O_CLOEXEC | os.O_NOFOLLOW | (0 if load else os.O_CREAT)
+        try:
+            fd = os.open(path, flags, 0o600)
+        except FileNotFoundError:
+            return []
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            gone = set(delivered)
+            lines = [line for line in _read_fd(fd).splitlines(keepends=True) if line not in gone]
+            lines += [line for line in owed if line not in lines]
+            if not load:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, b"".join(lines), 0)
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        if lines:
+            self._journaled.add(index)
+        else:
+            self._journaled.discard(index)
+        return lines
+
+    def _rotation_marker(self) -> Path:
+        key = self.key_file or Path("/nonexistent")
+        return key.with_name(f"{key.name}.rotating")
+
+    def _finish_rotation(self) -> None:
+        """Inside the lock: finish a rotation whose writer died between its record and installing the key.
+
+        The marker names the next key. If the log announces that key, it is installed (every later
+        checkpoint must be signed by it); if not, the rotation never happened and its key is removed.
+        """
+        if self.key_file is None or self._next_key is not None:  # none, or this writer is rotating now
+            return
+        marker = self._rotation_marker()
+        try:
+            name = marker.read_text(encoding="ascii").strip()
+        except FileNotFoundError:
+            return
+        except (OSError, UnicodeDecodeError):
+            raise AuditError("Error: The audit key's rotation marker cannot be read; the call was refused.") from None
+        if not _NEXT_KEY.fullmatch(name) or not name.startswith(f".{self.key_file.name}.next-"):
+            raise AuditError("Error: The audit key's rotation marker is damaged; the call was refused.")
+        upcoming = self.key_file.with_name(name)
+        new = load_signer(upcoming) if upcoming.is_file() else None
+        if new is not None and self._announced(new.key_id):
+            self._next_key = upcoming
+            self._signer = new
+            self._installed(new)
+            return
+        upcoming.unlink(missing_ok=True)
+        upcoming.with_suffix(".pub").unlink(missing_ok=True)
+        marker.unlink(missing_ok=True)
+
+    def _announced(self, key_id: str) -> bool:
+        """Whether the last two files of the log hold a rotation to ``key_id``."""
+        needle = f'"new_key_id":"{key_id}"'.encode()
+        for segment in rotated_segments(self.path)[-2:]:
+            with contextlib.suppress(FileNotFoundError), segment.open("rb") as source:
+                for line in source:
+                    if needle in line and json.loads(line).get("event") == "key_rotation":
+                        return True
+        return False
 
     def _next_key_pub(self) -> Path:
         return (self._next_key or Path("/nonexistent")).with_suffix(".pub")
@@ -117,9 +205,11 @@ class AuditLog(ChainedAuditSink):
             os.fsync(fd)
         finally:
             os.close(fd)
+        self._rotation_marker().unlink(missing_ok=True)  # the key is in place: the rotation is whole
         self._key_stamp = _stamp(self.key_file)
 
     def _refresh_signer(self) -> None:
+        self._finish_rotation()
         if self.key_file is None or _stamp(self.key_file) == self._key_stamp:
             return
         self._signer = load_signer(self.key_file)
@@ -251,6 +341,21 @@ class AuditLog(ChainedAuditSink):
             os.fsync(fd)
         except OSError as exc:
             raise AuditError("Error: The audit log cannot be made durable; the call was refused.") from exc
+
+
+def _read_fd(fd: int) -> bytes:
+    data = b""
+    while chunk := os.pread(fd, 65536, len(data)):
+        data += chunk
+    return data
+
+
+def _write_synced(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
 
 
 def _stamp(path: Path | None) -> tuple[int, int] | None:

@@ -10,6 +10,7 @@ the log).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -20,6 +21,7 @@ from typing import Any, Final
 
 from sandbox.audit.keys import Verifier, announced_verifier, review_verifier
 from sandbox.audit.records import GENESIS, line_hash, rotated_segments
+from sandbox.audit.witness import is_database_witness, read_database_witness
 from sandbox.errors import KeyRefused, SandboxError
 
 __all__ = [
@@ -88,7 +90,7 @@ def default_key_file(log: Path) -> Path:
 def verify(
     log: Path,
     *,
-    witness: Path | Sequence[Path] | None = None,
+    witness: Path | str | Sequence[Path | str] | None = None,
     key_file: Path | None = None,
     verifier: Verifier | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -124,23 +126,33 @@ def verify(
         raise AuditUnreadable(f"Error: cannot read the audit log ({type(exc).__name__})") from None
     if not report.ok:
         return report
-    given = [witness] if isinstance(witness, Path) else list(witness or ())
-    for witness_file in given or [Path(f"{log}.witness")]:
-        try:
-            witnessed = witness_file.read_bytes().splitlines()
-        except FileNotFoundError:
-            if given:
-                raise AuditUnreadable(f"Error: no witness file at {witness_file.name}") from None
-            report.warnings.append("no witness file: a cut tail cannot be detected")
-            return report
-        except OSError as exc:
-            raise AuditUnreadable(f"Error: cannot read the witness file ({type(exc).__name__})") from None
+    given = [witness] if isinstance(witness, Path | str) else list(witness or ())
+    for witness_place in given or [Path(f"{log}.witness")]:
+        if is_database_witness(witness_place):
+            name, witnessed = _database_witness(str(witness_place), log.name, [report.key_id, *report.rotations])
+        else:
+            witness_file = Path(witness_place)
+            name = witness_file.name
+            try:
+                witnessed = witness_file.read_bytes().splitlines()
+            except FileNotFoundError:
+                if given:
+                    raise AuditUnreadable(f"Error: no witness file at {witness_file.name}") from None
+                report.warnings.append("no witness file: a cut tail cannot be detected")
+                return report
+            except OSError as exc:
+                raise AuditUnreadable(f"Error: cannot read the witness file ({type(exc).__name__})") from None
         report.witnessed = 0
-        check_witness(witness_file.name, witnessed, chain.checkpoints, report)
+        check_witness(name, witnessed, chain.checkpoints, report)
         if not report.ok:
             return report
-        report.witnesses.append((witness_file.name, report.witnessed))
+        report.witnesses.append((name, report.witnessed))
     report.witnessed = max(count for _, count in report.witnesses)  # the checkpoints some witness holds
+    for journal in sorted(log.parent.glob(f"{log.name}.owed-*")):
+        with contextlib.suppress(OSError):
+            owed = len(journal.read_bytes().splitlines())
+            if owed:
+                report.warnings.append(f"{owed} checkpoint(s) not yet taken by an off-host witness ({journal.name})")
     return report
 
 
@@ -265,6 +277,18 @@ class _Chain:
             f"were sealed by record {record.get('seq')}; the records around them verify"
         )
         return None
+
+
+def _database_witness(dsn: str, log_name: str, key_ids: list[str]) -> tuple[str, list[bytes]]:
+    """A database witness's name (no password) and the checkpoint lines it holds for the log."""
+    import psycopg  # noqa: PLC0415 - only for a database witness
+
+    from sandbox.storage.postgres import describe_dsn  # noqa: PLC0415 - psycopg only for a database witness
+
+    try:
+        return describe_dsn(dsn), read_database_witness(dsn, log_name, key_ids)
+    except psycopg.Error as exc:
+        raise AuditUnreadable(f"Error: cannot read the witness database ({type(exc).__name__})") from None
 
 
 def check_witness(name: str, lines: list[bytes], checkpoints: dict[int, str], report: VerifyReport) -> None:

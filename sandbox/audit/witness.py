@@ -7,6 +7,9 @@ too. A policy names more in ``[audit]``:
   write-once mount, a folder only the witness's owner can change), which must exist (a folder on a
   volume that is not mounted is refused, never made on the local disk); each checkpoint is appended
   to ``<folder>/<log name>-<key id>.witness`` and made durable;
+* ``witness = ["postgresql://witness-writer@other-host/db", ...]``: a PostgreSQL table
+  (``memory_witness``, made by ``memory-sandbox db witness-setup``) that the DSN's role may only
+  insert into: it can neither read, change nor delete a row, and a role that could is refused;
 * ``witness_command = "..."``: a program run for each checkpoint with the checkpoint line on its
   standard input (say, to S3 Object Lock, or to an RFC 3161 time-stamp authority); it must exit 0
   within 30 s. ``MEMORY_SANDBOX_AUDIT_LOG`` and ``MEMORY_SANDBOX_AUDIT_KEY_ID`` name the log.
@@ -24,18 +27,40 @@ import shlex
 import subprocess  # the operator's witness command, never model input # nosec B404
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from sandbox.audit.records import AuditError, append_whole
 
-__all__ = ["CommandWitness", "FolderWitness", "Witness", "witness_file_name", "witnesses_of"]
+__all__ = [
+    "CommandWitness",
+    "FolderWitness",
+    "PostgresWitness",
+    "Witness",
+    "is_database_witness",
+    "read_database_witness",
+    "setup_database_witness",
+    "witness_file_name",
+    "witnesses_of",
+]
 
 _COMMAND_SECONDS: Final = 30.0
+_CONNECT_SECONDS: Final = 10
+_TABLE: Final = "memory_witness"
+#: True when the connected role could change or delete witnessed rows (or owns the table).
+_CAN_REWRITE: Final = (
+    "SELECT has_table_privilege('memory_witness', 'UPDATE') OR has_table_privilege('memory_witness', 'DELETE')"
+    " OR has_table_privilege('memory_witness', 'TRUNCATE')"
+    " OR pg_has_role((SELECT relowner FROM pg_class WHERE oid = 'memory_witness'::regclass), 'MEMBER')"
+)
 
 
 class Witness(Protocol):
     def receive(self, line: bytes) -> None:
         """Keep one checkpoint line (with its newline), durably, or raise :class:`AuditError`."""
+
+    @property
+    def identity(self) -> str:
+        """What tells this witness from others of the log (never shown: it may hold a password)."""
 
 
 def witness_file_name(log_name: str, key_id: str) -> str:
@@ -47,6 +72,10 @@ def witness_file_name(log_name: str, key_id: str) -> str:
 @dataclass(frozen=True)
 class FolderWitness:
     path: Path
+
+    @property
+    def identity(self) -> str:
+        return f"folder:{self.path}"
 
     def receive(self, line: bytes) -> None:
         try:
@@ -68,6 +97,10 @@ class CommandWitness:
     log_name: str
     key_id: str
 
+    @property
+    def identity(self) -> str:
+        return "command:" + shlex.join(self.argv)
+
     def receive(self, line: bytes) -> None:
         env = {**os.environ, "MEMORY_SANDBOX_AUDIT_LOG": self.log_name, "MEMORY_SANDBOX_AUDIT_KEY_ID": self.key_id}
         try:
@@ -85,10 +118,98 @@ class CommandWitness:
             )
 
 
+def is_database_witness(place: str | os.PathLike[str]) -> bool:
+    """Whether a witness named in a policy or on the command line is a PostgreSQL DSN."""
+    return isinstance(place, str) and place.startswith(("postgresql://", "postgres://"))
+
+
+@dataclass(frozen=True)
+class PostgresWitness:
+    """Checkpoints inserted into ``memory_witness`` by a role that may do nothing else there."""
+
+    dsn: str
+    log_name: str
+    key_id: str
+
+    @property
+    def identity(self) -> str:
+        return f"postgresql:{self.dsn}"
+
+    def receive(self, line: bytes) -> None:
+        import psycopg  # noqa: PLC0415 - only for a database witness
+
+        try:
+            with psycopg.connect(self.dsn, autocommit=True, connect_timeout=_CONNECT_SECONDS) as connection:
+                row = connection.execute(_CAN_REWRITE).fetchone()
+                if row is None or row[0] is not False:
+                    raise AuditError(
+                        "Error: The audit witness's database role can change or delete witnessed rows, so it "
+                        "is no witness; the call was refused. Give it INSERT only (memory-sandbox db witness-setup)."
+                    )
+                connection.execute(
+                    "INSERT INTO memory_witness (log, key_id, line) VALUES (%s, %s, %s)",
+                    (self.log_name, self.key_id, line.decode("utf-8").rstrip("\n")),
+                )
+        except psycopg.Error as exc:
+            raise AuditError(
+                "Error: The audit witness database cannot be written; the call was refused.",
+                detail=type(exc).__name__,
+            ) from None
+
+
+def setup_database_witness(dsn: str, writer: str, reader: str | None) -> None:
+    """Make ``memory_witness`` (as the DSN's role, its owner) and let ``writer`` insert and ``reader`` read.
+
+    The writer is refused if it is the owner or would be given more: its witness could be rewritten.
+    """
+    import psycopg  # noqa: PLC0415 - only for a database witness
+
+    try:
+        _setup(psycopg.connect(dsn, autocommit=True, connect_timeout=_CONNECT_SECONDS), writer, reader)
+    except psycopg.Error as exc:
+        reason = exc.diag.message_primary or (str(exc).splitlines() or [type(exc).__name__])[0][:200]
+        raise AuditError(f"Error: The witness table could not be made: {reason}") from None
+
+
+def _setup(connection: Any, writer: str, reader: str | None) -> None:
+    from psycopg import sql  # noqa: PLC0415 - only for a database witness
+
+    with connection:
+        owner = connection.execute("SELECT current_user").fetchone()
+        if owner is not None and owner[0] == writer:
+            raise AuditError("Error: The witness writer must not own the witness table (an owner can delete rows).")
+        with connection.transaction():
+            connection.execute(
+                "CREATE TABLE IF NOT EXISTS memory_witness (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+                " log TEXT NOT NULL, key_id TEXT NOT NULL, line TEXT NOT NULL,"
+                " received TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp())"
+            )
+            table = sql.Identifier(_TABLE)
+            connection.execute(sql.SQL("REVOKE ALL ON {} FROM PUBLIC").format(table))
+            connection.execute(sql.SQL("REVOKE ALL ON {} FROM {}").format(table, sql.Identifier(writer)))
+            connection.execute(sql.SQL("GRANT INSERT ON {} TO {}").format(table, sql.Identifier(writer)))
+            if reader is not None:
+                connection.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(table, sql.Identifier(reader)))
+
+
+def read_database_witness(dsn: str, log_name: str, key_ids: list[str]) -> list[bytes]:
+    """The checkpoint lines a database witness holds for one log (by its name and keys), in order."""
+    import psycopg  # noqa: PLC0415 - only for a database witness
+
+    with psycopg.connect(dsn, autocommit=True, connect_timeout=_CONNECT_SECONDS) as connection:
+        rows = connection.execute(
+            "SELECT line FROM memory_witness WHERE log = %s AND key_id = ANY(%s) ORDER BY id", (log_name, key_ids)
+        ).fetchall()
+    return [str(row[0]).encode("utf-8") for row in rows]
+
+
 def witnesses_of(folders: tuple[str, ...], command: str | None, log_name: str, key_id: str) -> tuple[Witness, ...]:
     """The witnesses a policy's ``[audit]`` section names, for one log."""
     found: list[Witness] = []
     for folder in folders:
+        if is_database_witness(folder):
+            found.append(PostgresWitness(folder, log_name, key_id))
+            continue
         place = Path(folder)
         if not place.is_dir():  # never made here: an unmounted volume would put the witness beside the log
             raise AuditError(f"Error: The audit witness folder {place.name} does not exist; nothing was recorded.")

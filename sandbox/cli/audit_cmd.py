@@ -58,6 +58,11 @@ def add_audit_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     rotate.set_defaults(handler=_rotate)
 
 
+def _witness_place(text: str) -> Path | str:
+    """A witness on the command line: a file, or a PostgreSQL DSN kept as given."""
+    return text if text.startswith(("postgresql://", "postgres://")) else Path(text)
+
+
 def _add_log(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "log", type=Path, nargs="?", help="the audit log (audit.jsonl); rotated files beside it are read too"
@@ -66,10 +71,11 @@ def _add_log(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-name", default="audit", help="the chain's name in the database (default: audit)")
     parser.add_argument(
         "--witness",
-        type=Path,
+        type=_witness_place,
         action="append",
         default=None,
-        help="a witness file to check the log against; repeat for several (default: LOG.witness)",
+        help="a witness file, or a witness database's postgresql:// DSN (a reader role), to check the log "
+        "against; repeat for several (default: LOG.witness)",
     )
     parser.add_argument(
         "--key", type=Path, default=None, help="public (or HMAC) key (default: LOG.pub; required with --dsn)"

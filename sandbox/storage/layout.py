@@ -124,6 +124,35 @@ def _first_layout_scopes(folder: str) -> list[str]:
     return sorted(name for name in names if os.path.isdir(os.path.join(folder, name, CONTROL)))
 
 
+def _store_below(folder: str) -> str | None:
+    """A store's folder anywhere below ``folder`` (links not followed), as a path relative to it; None
+    if there is none. Run once, when a folder is first claimed, so its cost is paid once; iterative,
+    so a tree of any depth is walked."""
+    stack = [folder]
+    while stack:
+        here = stack.pop()
+        try:
+            with os.scandir(here) as entries:
+                folders = [entry for entry in entries if entry.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue  # gone meanwhile, or a path too long to name: no store can be opened there either
+        for entry in folders:
+            if entry.name == CONTROL and here != folder:
+                return os.path.relpath(here, folder)
+            if not entry.name.startswith(CONTROL):
+                stack.append(entry.path)
+    return None
+
+
+def _refuse_stores_below(folder: str) -> None:
+    below = _store_below(folder)
+    if below is not None:
+        raise StorageError(
+            f"Error: {_label(folder)} holds the folder of another store ({printable(below)}); "
+            "a store cannot take a folder that holds another store."
+        )
+
+
 def _migrate_hint(folder: str) -> str:
     return f"memory-sandbox store migrate --store file:{_label(folder)}"
 
@@ -172,6 +201,7 @@ def claim_memory_folder(folder: str, scope: str | None) -> None:
             f"Error: {_label(folder)} holds the scope folders of an older layout ({printable(nested[0])}, ...), "
             f"not memory; move them first: {_migrate_hint(folder)}"
         )
+    _refuse_stores_below(folder)
     _write_manifest(folder, Manifest("memory", scope=scope))
 
 
@@ -187,6 +217,7 @@ def claim_scopes_folder(folder: str) -> None:
             )
         if os.path.isdir(os.path.join(folder, CONTROL)):
             raise StorageError(f"Error: {_label(folder)} is the memory of one store; it holds no scopes.")
+        _refuse_stores_below(folder)
         _write_manifest(folder, Manifest("scopes"))  # first: a racing claim as memory fails, or this one does
     for name in (SCOPES_FOLDER, AUDIT_FOLDER):
         with contextlib.suppress(FileExistsError):

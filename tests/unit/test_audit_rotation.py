@@ -5,6 +5,7 @@ another process signs with the new key from its next checkpoint on."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,47 @@ def test_a_rotation_cannot_pass_for_a_checkpoint(tmp_path: Path) -> None:
     Path(f"{path}.witness").write_text("".join(Path(f"{path}.witness").read_text().splitlines(keepends=True)[:1]))
     report = verify(path)
     assert not report.ok and "time is not a time" in str(report.problem)
+
+
+def _die_during_rotation(path: Path, step: str) -> None:
+    """In a child process: start rotating the log's key and die (``os._exit``) at ``step``, as a crash
+    would: no ``finally`` runs, nothing is cleaned up."""
+
+    def die(*_: object) -> None:
+        os._exit(9)
+
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child dies before coverage could be written
+        log = AuditLog.open(path)
+        if step == "before-record":
+            log.rotate_key = die  # type: ignore[method-assign]
+        else:
+            log._installed = die  # type: ignore[method-assign]
+        log.rotate_key_file()
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 9
+
+
+@pytest.mark.parametrize("step", ["before-record", "before-install"])
+def test_a_rotation_cut_short_by_a_crash_is_finished_or_undone(tmp_path: Path, step: str) -> None:
+    """A writer that dies after announcing the new key but before installing it leaves a log whose next
+    checkpoints would be signed by the old key; the next writer installs the announced key first. One
+    that dies before the announcement leaves nothing: its key is removed and the old one signs on."""
+    path = tmp_path / "audit.jsonl"
+    log = AuditLog.open(path, checkpoint_every=4)
+    first = log._signer.key_id
+    _calls(log, 3)
+    log.close()
+    _die_during_rotation(path, step)
+    leftovers = sorted(p.name for p in tmp_path.iterdir() if ".next-" in p.name or p.name.endswith(".rotating"))
+    assert leftovers  # the crash left the next key and the marker behind
+    log = AuditLog.open(path, checkpoint_every=4)
+    _calls(log, 6, start=3)
+    log.close()
+    report = verify(path)
+    assert report.ok, report.problem
+    rotated = step == "before-install"
+    assert report.rotations == ([load_signer(Path(f"{path}.key")).key_id] if rotated else [])
+    assert (load_signer(Path(f"{path}.key")).key_id != first) is rotated
+    assert not [p for p in tmp_path.iterdir() if ".next-" in p.name or p.name.endswith(".rotating")]

@@ -91,3 +91,30 @@ def test_a_missing_witness_folder_is_refused_not_made(tmp_path: Path) -> None:
     with pytest.raises(AuditError, match="witness folder witness does not exist"):
         AuditLog.open(tmp_path / "audit.jsonl", witness=[str(absent)])
     assert not (tmp_path / "offsite-volume").exists()
+
+
+def test_what_a_witness_is_owed_survives_a_restart(tmp_path: Path) -> None:
+    """A checkpoint a witness could not take is kept on disk: after the writer restarts (a new process
+    opens the log) calls are still refused until the witness has it, and verify warns meanwhile."""
+    log_path, flag = tmp_path / "audit.jsonl", tmp_path / "witness-down"
+    received = tmp_path / "received"
+    down = f"import os, sys; sys.exit(3) if os.path.exists({str(flag)!r}) else None; {APPEND}"
+    command = f'{sys.executable} -c "{down}" {received}'
+    calls = [{"command": "create", "path": f"/memories/n{n}.md", "file_text": "x"} for n in range(6)]
+    flag.touch()
+    log = AuditLog.open(log_path, checkpoint_every=4, witness_command=command)
+    sandbox = Sandbox(policy=load_policy("default"), storage=InMemoryStorage(), audit=log)
+    assert [sandbox.execute(call).is_error for call in calls[:3]] == [False, False, True]
+    sandbox.close()
+    log.close()  # the writer stops while the witness is down
+    report = verify(log_path)
+    assert report.ok and any("not yet taken by an off-host witness" in w for w in report.warnings)
+    log = AuditLog.open(log_path, checkpoint_every=4, witness_command=command)  # a new writer
+    sandbox = Sandbox(policy=load_policy("default"), storage=InMemoryStorage(), audit=log)
+    assert sandbox.execute(calls[3]).is_error  # still owed: refused
+    flag.unlink()
+    assert not sandbox.execute(calls[4]).is_error
+    sandbox.close()
+    log.close()
+    assert received.read_bytes() == Path(f"{log_path}.witness").read_bytes()  # every checkpoint, none lost
+    assert not any("off-host witness" in w for w in verify(log_path).warnings)

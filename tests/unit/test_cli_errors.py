@@ -69,6 +69,12 @@ CASES: dict[str, tuple[tuple[str, ...], str, bool, int]] = {
     "store: no action": (("store",), "null", True, 2),
     "store migrate: no such folder": (("store", "migrate", "--store", "file:nowhere"), "null", True, 2),
     "store migrate: not a folder store": (("store", "migrate", "--store", "sqlite:m.db"), "null", True, 2),
+    "db witness-setup: unreachable": (
+        ("db", "witness-setup", "--dsn", "postgresql://w@127.0.0.1:9/none", "--writer", "w"),
+        "null",
+        True,
+        2,
+    ),
     "store migrate: a memory folder": (("store", "migrate", "--store", "file:memory"), "null", True, 2),
     "replay: a folder of scopes as memory": (("replay", "session.jsonl", "--store", "file:fleet"), "null", True, 2),
     "chat: bad number": (("chat", "--max-tokens", "many"), "null", True, 2),

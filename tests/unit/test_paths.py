@@ -165,6 +165,10 @@ ATTACKS: list[tuple[str, str, str]] = [
     ("reserved", "/memories/.memory-sandbox/state", "reserved_name"),
     ("reserved", "/memories/a/.memory-sandbox-tmp-1-2", "reserved_name"),
     ("reserved", "/memories/%2ememory-sandbox", "reserved_name"),
+    # the same folder on a case-insensitive file system (APFS, NTFS folds case and the long s)
+    ("reserved", "/memories/.Memory-Sandbox/manifest.json", "reserved_name"),
+    ("reserved", "/memories/.MEMORY-SANDBOX", "reserved_name"),
+    ("reserved", "/memories/.memory-\u017fandbox/rate", "reserved_name"),
     # empty
     ("empty", "", "empty"),
 ]

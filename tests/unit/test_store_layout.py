@@ -97,6 +97,18 @@ class TestLayout:
             LocalStorage.for_scope(tmp_path / "outer" / "x" / "fleet", "alice")
         assert sorted(p.name for p in (tmp_path / "outer").iterdir()) == [".memory-sandbox"]  # nothing made
 
+    def test_no_folder_holding_a_store_deep_down_becomes_a_store(self, tmp_path: Path) -> None:
+        """The other way round: a folder with a store anywhere below it (made first) is never claimed as
+        memory or as a folder of scopes, since its model or scopes would reach that store's files."""
+        LocalStorage(tmp_path / "top" / "a" / "b" / "inner").close()
+        LocalStorage.for_scope(tmp_path / "top2" / "x" / "y" / "fleet", "alice").close()
+        for outer in (tmp_path / "top", tmp_path / "top2"):
+            with pytest.raises(StorageError, match="holds the folder of another store"):
+                LocalStorage(outer)
+            with pytest.raises(StorageError, match="holds the folder of another store"):
+                LocalStorage.for_scope(outer, "bob")
+            assert not (outer / ".memory-sandbox").exists()  # nothing claimed
+
     def test_a_model_cannot_make_its_folder_look_like_scopes(self, tmp_path: Path) -> None:
         """What marks a folder is under the store's reserved name, which no model path can spell, so
         nothing a model writes makes its own store unopenable or another's readable."""
