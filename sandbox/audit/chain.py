@@ -190,6 +190,7 @@ class ChainedAuditSink(ABC):
         if self._signer.public_text() is None or new.public_text() is None:
             raise AuditError("Error: Key rotation needs Ed25519 keys; an HMAC key cannot be announced in the log.")
         with self._locked():
+            self._rotation_starting()
             self._write_checkpoint()
             public = str(new.public_text())
             announced = {"new_key_id": new.key_id, "new_alg": new.kind, "public_key": public}
@@ -199,6 +200,9 @@ class ChainedAuditSink(ABC):
 
     def _refresh_signer(self) -> None:  # noqa: B027 - a hook: a sink that keeps no key file has nothing to do
         """Before a checkpoint: pick up a key another process rotated to (a file log re-reads its key file)."""
+
+    def _rotation_starting(self) -> None:  # noqa: B027 - a hook: a sink that keeps no key file has nothing to do
+        """Inside the lock, before a rotation writes anything: note it, so a crash can be finished."""
 
     def _installed(self, signer: Signer) -> None:  # noqa: B027 - a hook: a sink that keeps no key file has nothing to do
         """After a rotation, inside the lock: keep ``signer`` where every writer finds it."""

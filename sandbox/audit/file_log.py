@@ -99,7 +99,6 @@ class AuditLog(ChainedAuditSink):
             raise AuditError("Error: Only a log's own key (<log>.key) can be rotated; this one may sign other logs.")
         self._next_key = new_key_file(self.key_file)
         marker = self._rotation_marker()
-        _write_synced(marker, self._next_key.name)  # a crash from here on is finished by the next writer
         written = False
         try:
             new = load_signer(self._next_key)
@@ -135,11 +134,13 @@ class AuditLog(ChainedAuditSink):
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             gone = set(delivered)
-            lines = [line for line in _read_fd(fd).splitlines(keepends=True) if line not in gone]
+            kept = [line for line in _read_fd(fd).splitlines(keepends=True) if _whole_record(line)]
+            lines = [line for line in kept if line not in gone]
             lines += [line for line in owed if line not in lines]
             if not load:
-                os.ftruncate(fd, 0)
-                os.pwrite(fd, b"".join(lines), 0)
+                data = b"".join(lines)
+                os.pwrite(fd, data, 0)  # then cut: a crash between leaves whole lines, read back above
+                os.ftruncate(fd, len(data))
                 os.fsync(fd)
         finally:
             os.close(fd)
@@ -148,6 +149,12 @@ class AuditLog(ChainedAuditSink):
         else:
             self._journaled.discard(index)
         return lines
+
+    def _rotation_starting(self) -> None:
+        # Under the log's lock, which the rotation holds until the key is installed: another writer
+        # sees the marker only if this one died (or failed) midway.
+        if self._next_key is not None:
+            _write_synced(self._rotation_marker(), self._next_key.name)
 
     def _rotation_marker(self) -> Path:
         key = self.key_file or Path("/nonexistent")
@@ -341,6 +348,16 @@ class AuditLog(ChainedAuditSink):
             os.fsync(fd)
         except OSError as exc:
             raise AuditError("Error: The audit log cannot be made durable; the call was refused.") from exc
+
+
+def _whole_record(line: bytes) -> bool:
+    """Whether a journal line is a whole JSON record (a line cut by a crash is not)."""
+    if not line.endswith(b"\n"):
+        return False
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False
 
 
 def _read_fd(fd: int) -> bytes:

@@ -17,17 +17,17 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import re
 from dataclasses import replace
 from typing import Final, Protocol, runtime_checkable
 
 from sandbox.decision import Decision, Note
 
-__all__ = ["PREFIX", "KeepsPseudonymKey", "Pseudonyms"]
+__all__ = ["PREFIX", "WITHHELD", "KeepsPseudonymKey", "Pseudonyms"]
 
 #: What a pseudonymised path starts with: not a path any call can name.
 PREFIX: Final = "~p:"
-_PATH_IN_TEXT = re.compile(r"/memories(?:/[^\s'\"`,;)\]]*)?")
+#: What a pseudonymised record holds in place of a reason or error detail.
+WITHHELD: Final = "(withheld: pseudonymized record)"
 
 
 @runtime_checkable
@@ -64,20 +64,16 @@ class Pseudonyms:
         """A digest of written text or a raw path, keyed by the scope's secret."""
         return "hmac-sha256:" + self._mac(b"digest", data).hex()
 
-    def text(self, text: str, paths: tuple[str, ...]) -> str:
-        """A reason or detail with every path it mentions replaced by its pseudonym."""
-        for path in sorted(paths, key=len, reverse=True):
-            if path and path in text:
-                text = text.replace(path, self.path(path))
-        return _PATH_IN_TEXT.sub(lambda match: self.path(match.group(0)), text)
-
     def decision(self, decision: Decision) -> Decision:
-        """The decision as it is recorded: nothing in it names what the scope stored."""
-        paths = decision.paths
+        """The decision as it is recorded: nothing in it names what the scope stored.
+
+        Reasons and error details are free text that may quote a path (a case twin's, cut short, with
+        spaces) or model input, so they are withheld whole; the rule ids and error code say why.
+        """
         return replace(
             decision,
-            paths=tuple(self.path(path) for path in paths),
+            paths=tuple(self.path(path) for path in decision.paths),
             extra_fields=tuple(self.path(name) for name in decision.extra_fields),
-            notes=tuple(Note(note.rule_id, self.text(note.reason, paths)) for note in decision.notes),
-            error_detail=self.text(decision.error_detail, paths),
+            notes=tuple(Note(note.rule_id, WITHHELD) for note in decision.notes),
+            error_detail=WITHHELD if decision.error_detail else "",
         )

@@ -126,6 +126,7 @@ def verify(
         raise AuditUnreadable(f"Error: cannot read the audit log ({type(exc).__name__})") from None
     if not report.ok:
         return report
+    owed = _owed_journals(log)
     given = [witness] if isinstance(witness, Path | str) else list(witness or ())
     for witness_place in given or [Path(f"{log}.witness")]:
         if is_database_witness(witness_place):
@@ -143,16 +144,17 @@ def verify(
             except OSError as exc:
                 raise AuditUnreadable(f"Error: cannot read the witness file ({type(exc).__name__})") from None
         report.witnessed = 0
+        if not witnessed and chain.checkpoints and not owed:
+            # Every checkpoint went to every witness (or is owed to it): one holding none of them was
+            # emptied, or holds another log's (a renamed log, another key), so it vouches for nothing.
+            report.problem = Problem(name, 0, None, "the witness holds none of the log's checkpoints")
+            return report
         check_witness(name, witnessed, chain.checkpoints, report)
         if not report.ok:
             return report
         report.witnesses.append((name, report.witnessed))
     report.witnessed = max(count for _, count in report.witnesses)  # the checkpoints some witness holds
-    for journal in sorted(log.parent.glob(f"{log.name}.owed-*")):
-        with contextlib.suppress(OSError):
-            owed = len(journal.read_bytes().splitlines())
-            if owed:
-                report.warnings.append(f"{owed} checkpoint(s) not yet taken by an off-host witness ({journal.name})")
+    report.warnings += [f"{count} checkpoint(s) not yet taken by an off-host witness ({name})" for name, count in owed]
     return report
 
 
@@ -277,6 +279,17 @@ class _Chain:
             f"were sealed by record {record.get('seq')}; the records around them verify"
         )
         return None
+
+
+def _owed_journals(log: Path) -> list[tuple[str, int]]:
+    """The journals of checkpoints a witness has not taken yet (``<log>.owed-<id>``), with their counts."""
+    found = []
+    for journal in sorted(log.parent.glob(f"{log.name}.owed-*")):
+        with contextlib.suppress(OSError):
+            count = len(journal.read_bytes().splitlines())
+            if count:
+                found.append((journal.name, count))
+    return found
 
 
 def _database_witness(dsn: str, log_name: str, key_ids: list[str]) -> tuple[str, list[bytes]]:

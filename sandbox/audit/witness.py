@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess  # the operator's witness command, never model input # nosec B404
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -46,12 +47,25 @@ __all__ = [
 _COMMAND_SECONDS: Final = 30.0
 _CONNECT_SECONDS: Final = 10
 _TABLE: Final = "memory_witness"
-#: True when the connected role could change or delete witnessed rows (or owns the table).
-_CAN_REWRITE: Final = (
-    "SELECT has_table_privilege('memory_witness', 'UPDATE') OR has_table_privilege('memory_witness', 'DELETE')"
-    " OR has_table_privilege('memory_witness', 'TRUNCATE')"
-    " OR pg_has_role((SELECT relowner FROM pg_class WHERE oid = 'memory_witness'::regclass), 'MEMBER')"
+#: True when the connected role, or any role it may SET ROLE to, could change, delete or replace
+#: witnessed rows: table or column UPDATE, DELETE, TRUNCATE, owning the table or its schema (an
+#: owner drops and remakes it), being a superuser, or creating tables anywhere (a table of the same
+#: name earlier on its search path would take the rows instead).
+_CAN_REWRITE: Final = """
+SELECT EXISTS (
+    SELECT 1 FROM pg_roles r, pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE c.oid = 'memory_witness'::regclass
+      AND pg_has_role(current_user, r.oid, 'MEMBER')
+      AND (r.rolsuper OR r.oid = c.relowner OR r.oid = n.nspowner
+           OR has_table_privilege(r.oid, c.oid, 'UPDATE') OR has_table_privilege(r.oid, c.oid, 'DELETE')
+           OR has_table_privilege(r.oid, c.oid, 'TRUNCATE') OR has_any_column_privilege(r.oid, c.oid, 'UPDATE'))
+) OR EXISTS (
+    -- a schema it may create in could hold a table of the same name ahead of the witness's
+    SELECT 1 FROM pg_namespace s
+    WHERE s.nspname !~ '^pg_' AND s.nspname <> 'information_schema'
+      AND has_schema_privilege(current_user, s.oid, 'CREATE')
 )
+"""
 
 
 class Witness(Protocol):
@@ -133,7 +147,8 @@ class PostgresWitness:
 
     @property
     def identity(self) -> str:
-        return f"postgresql:{self.dsn}"
+        parts = urllib.parse.urlsplit(self.dsn)  # the password left out: the identity names a file
+        return f"postgresql:{parts.username}@{parts.hostname}:{parts.port}{parts.path}?{parts.query}"
 
     def receive(self, line: bytes) -> None:
         import psycopg  # noqa: PLC0415 - only for a database witness

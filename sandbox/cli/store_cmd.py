@@ -219,7 +219,10 @@ def _require_scope(stores: Stores, url: str, scope: str | None) -> None:
     if url.startswith("file:"):
         found = os.path.isdir(scope_root(storage_root(url), scope))
     else:
-        with stores.storage(scope).scan(ROOT) as entries:
+        storage = stores.storage(scope)
+        with storage.scan(ROOT) as entries:
             found = next(iter(entries), None) is not None
+        exists = getattr(storage, "exists", None)
+        found = found or (callable(exists) and bool(exists()))  # emptied, but its usage or secret remains
     if not found:
         raise UsageError(f"no scope {scope!r} in {shown_url(url)}")

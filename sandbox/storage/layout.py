@@ -124,6 +124,11 @@ def _first_layout_scopes(folder: str) -> list[str]:
     return sorted(name for name in names if os.path.isdir(os.path.join(folder, name, CONTROL)))
 
 
+#: Files that only a store's decision log makes: a folder holding one holds a store (a SQLite
+#: database's log lies beside it, a folder store's beside its folder).
+_STORE_LOG_ENDINGS: Final = (".audit.jsonl", ".audit.jsonl.key", ".audit.jsonl.witness")
+
+
 def _store_below(folder: str) -> str | None:
     """A store's folder anywhere below ``folder`` (links not followed), as a path relative to it; None
     if there is none. Run once, when a folder is first claimed, so its cost is paid once; iterative,
@@ -132,15 +137,17 @@ def _store_below(folder: str) -> str | None:
     while stack:
         here = stack.pop()
         try:
-            with os.scandir(here) as entries:
-                folders = [entry for entry in entries if entry.is_dir(follow_symlinks=False)]
+            with os.scandir(here) as scan:
+                entries = [(entry.name, entry.path, entry.is_dir(follow_symlinks=False)) for entry in scan]
         except OSError:
             continue  # gone meanwhile, or a path too long to name: no store can be opened there either
-        for entry in folders:
-            if entry.name == CONTROL and here != folder:
+        for name, path, is_dir in entries:
+            if is_dir and name == CONTROL and here != folder:
                 return os.path.relpath(here, folder)
-            if not entry.name.startswith(CONTROL):
-                stack.append(entry.path)
+            if not is_dir and name.endswith(_STORE_LOG_ENDINGS):  # the decision log (or key) of a store
+                return os.path.relpath(path, folder)
+            if is_dir and not name.startswith(CONTROL):
+                stack.append(path)
     return None
 
 

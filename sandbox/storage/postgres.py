@@ -173,9 +173,7 @@ class _PgCursor(Cursor):
         (query, answer), self._prefix = self._prefix, None  # type: ignore[misc]  # set: checked by the caller
         cursor = psycopg.ClientCursor(self._connection)
         cursor.execute(query.as_string(self._connection).replace("%", "%%") + "; " + statement, params)
-        row = cursor.fetchone()
-        answer(float(row[0]) if row is not None else 0.0)
-        cursor.nextset()
+        answer(_take_answer(cursor))
         return cursor.fetchall() if cursor.description is not None else []
 
 
@@ -307,13 +305,14 @@ class PostgresDatabase:
         with self._pool.connection() as connection:
             if single and not self.row_security:
                 # One statement on its own: the take goes in the same message, ahead of it.
-                prefix = None if take is None else (_take_statement(scope, take), take.answer)
+                prefix = None if take is None else (_taken(scope, take), take.answer)
                 yield _PgCursor(connection, self._statements, prefix)
                 return
             cursor = _PgCursor(connection, self._statements)
             committing = False
             try:
-                with _begun(connection, self._opening(scope, take)) as wait:
+                opening = None if take is None else _taken(scope, take)
+                with _begun(connection, opening, self._scoped(scope)) as wait:
                     if take is not None:
                         take.wait = wait
                     yield cursor
@@ -327,16 +326,11 @@ class PostgresDatabase:
                     ) from None
                 raise
 
-    def _opening(self, scope: str, take: _Window | None) -> list[sql.Composable]:
-        """What a transaction runs with its ``BEGIN``: the scope for row security, the rate take."""
-        statements: list[sql.Composable] = []
-        if self.row_security:
-            statements.append(
-                sql.SQL("SELECT set_config({}, {}, true)").format(sql.Literal(_SCOPE_SETTING), sql.Literal(scope))
-            )
-        if take is not None:
-            statements.append(_take_statement(scope, take))
-        return statements
+    def _scoped(self, scope: str) -> list[sql.Composable]:
+        """What a transaction runs right after its ``BEGIN``: the scope, for row security."""
+        if not self.row_security:
+            return []
+        return [sql.SQL("SELECT set_config({}, {}, true)").format(sql.Literal(_SCOPE_SETTING), sql.Literal(scope))]
 
     @contextmanager
     def rate_window(self, scope: str, per_minute: int) -> Iterator[None]:
@@ -371,30 +365,54 @@ class _Window:
         self.wait = wait
 
 
-def _take_statement(scope: str, window: _Window) -> sql.Composable:
-    return sql.SQL("SELECT memory_rate_take({}, {})").format(sql.Literal(scope), sql.Literal(window.per_minute))
+def _taken(scope: str, window: _Window) -> sql.Composable:
+    """The rate take as a transaction of its own, to send ahead of a call's first statement in the same
+    message: committed at once, so a call that then fails or is refused has still used its turn, and
+    the bucket's row is locked for the take only. (A COMMIT in a message's implicit transaction draws
+    a warning, which the take's own SET LOCAL silences.)"""
+    return sql.SQL("SET LOCAL client_min_messages = error; SELECT memory_rate_take({}, {}); COMMIT").format(
+        sql.Literal(scope), sql.Literal(window.per_minute)
+    )
+
+
+#: Where the take's value is among the results of a message that starts with :func:`_taken`.
+_TAKE_RESULT: Final = 1
 
 
 @contextmanager
-def _begun(connection: psycopg.Connection[Any], opening: list[sql.Composable]) -> Iterator[float | None]:
-    """A transaction on an autocommit connection, ``opening`` sent in one message with its ``BEGIN``;
-    yields the last opening statement's value (the rate take), if any."""
-    if not opening:
+def _begun(
+    connection: psycopg.Connection[Any], take: sql.Composable | None, scoped: list[sql.Composable]
+) -> Iterator[float | None]:
+    """A transaction on an autocommit connection; the rate ``take`` (committed on its own) and the
+    ``scoped`` statements are sent in one message with its ``BEGIN``. Yields the take's answer."""
+    if take is None and not scoped:
         with connection.transaction():
             yield None
         return
-    result = connection.execute(sql.SQL("; ").join([sql.SQL("BEGIN"), *opening]))
-    while result.nextset():
-        pass
-    row = result.fetchone()
+    parts = [take] if take is not None else []
+    result = connection.execute(sql.SQL("; ").join([*parts, sql.SQL("BEGIN"), *scoped]))
+    wait = _take_answer(result) if take is not None else None
     try:
-        yield float(row[0]) if row is not None and isinstance(row[0], float) else None
+        yield wait
     except BaseException:
         if connection.info.transaction_status != TransactionStatus.UNKNOWN:
             with contextlib.suppress(psycopg.Error):
                 connection.execute("ROLLBACK")
         raise
     connection.execute("COMMIT")
+
+
+def _take_answer(result: psycopg.Cursor[Any]) -> float:
+    """The take's value among a message's results, leaving the cursor on the last one."""
+    answer = 0.0
+    index = 0
+    while True:
+        if index == _TAKE_RESULT:
+            row = result.fetchone()
+            answer = float(row[0]) if row is not None else 0.0
+        if not result.nextset():
+            return answer
+        index += 1
 
 
 class PostgresRate:
@@ -456,6 +474,12 @@ class PostgresStorage(SqlStorage):
         return PostgresRate(self.database, self.scope)
 
     _select_content_locked = _LOCKED_CONTENT
+    _erase_statements = (
+        "DELETE FROM memory_entries WHERE scope = ?",
+        "DELETE FROM memory_scope_keys WHERE scope = ?",
+        "DELETE FROM memory_rate WHERE scope = ?",
+        "DELETE FROM memory_usage WHERE scope = ?",
+    )
     _select_paths = "SELECT path, is_dir FROM memory_entries WHERE scope = ? AND path = ANY(?)"
 
     def _path_list(self, paths: list[str]) -> Any:

@@ -109,8 +109,9 @@ class FileRate:
             raw = os.pread(fd, _RECORD.size, 0)
             now = self._clock()
             tokens, stamp = _RECORD.unpack(raw) if len(raw) == _RECORD.size else (float(per_minute), now)
-            if not (0.0 <= tokens <= per_minute and math.isfinite(stamp)):  # torn or foreign: start full
+            if not (math.isfinite(tokens) and tokens >= 0.0 and math.isfinite(stamp)):  # torn: start full
                 tokens, stamp = float(per_minute), now
+            # A worker with a higher limit may have left more: this one's limit caps it (refill does).
             tokens, stamp, wait = refill(tokens, stamp, now, per_minute)
             os.pwrite(fd, _RECORD.pack(tokens, stamp), 0)  # no fsync: a lost count is harmless
         return wait

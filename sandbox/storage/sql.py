@@ -244,11 +244,29 @@ class SqlStorage(WriteShortcuts, ABC):
         """Remove everything of this scope, usage row included (an erasure request)."""
 
         def body(cur: Cursor) -> None:
-            cur.run("DELETE FROM memory_entries WHERE scope = ?", (self.scope,))
-            cur.run("DELETE FROM memory_scope_keys WHERE scope = ?", (self.scope,))
-            cur.run("DELETE FROM memory_usage WHERE scope = ?", (self.scope,))
+            for statement in self._erase_statements:
+                cur.run(statement, (self.scope,))
 
         self._transact(body, write=True)
+
+    #: What erases a scope: every table holding its rows (the usage row, which writers lock, last).
+    _erase_statements: tuple[str, ...] = (
+        "DELETE FROM memory_entries WHERE scope = ?",
+        "DELETE FROM memory_scope_keys WHERE scope = ?",
+        "DELETE FROM memory_usage WHERE scope = ?",
+    )
+
+    def exists(self) -> bool:
+        """Whether the database holds anything of this scope (memory, usage, a secret), even when empty."""
+
+        def body(cur: Cursor) -> bool:
+            rows = cur.run(
+                "SELECT 1 FROM memory_usage WHERE scope = ? UNION ALL SELECT 1 FROM memory_scope_keys WHERE scope = ?",
+                (self.scope, self.scope),
+            )
+            return bool(rows)
+
+        return self._transact(body, write=False)
 
     def pseudonym_key(self) -> bytes:
         """The scope's secret for pseudonymised records (made by the first caller); erased with the scope."""

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from sandbox.errors import StorageError
+from sandbox.storage.layout import refuse_nested
 from sandbox.storage.local import Durability
 from sandbox.storage.rate import FileRate
 from sandbox.storage.sql import SCHEMA, Cursor, SqlStorage, migrate
@@ -56,6 +57,7 @@ class SQLiteDatabase:
             raise ValueError(f"durability is one of {', '.join(_SYNCHRONOUS)}")
         self.path = Path(path).absolute()
         self._lock = threading.Lock()
+        refuse_nested(str(self.path))  # never where a folder store's model would see the database
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Made private before SQLite opens it; SQLite gives its -wal and -shm files the same mode.

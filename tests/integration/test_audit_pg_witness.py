@@ -106,18 +106,57 @@ def test_the_writer_can_only_insert(roles: Roles, tmp_path: Path) -> None:
             connection.execute("DELETE FROM memory_witness")
 
 
-def test_a_role_that_could_rewrite_the_witness_is_refused(roles: Roles, pg_dsn: str, tmp_path: Path) -> None:
-    """Given DELETE as well, the writer is no witness: the call that brings a checkpoint is refused."""
+#: Ways a writer role could still rewrite the witness; each must be refused. ``{w}`` is the writer,
+#: ``{s}`` the witness's schema; the second statement undoes the first.
+REWRITERS = {
+    "table DELETE": ("GRANT DELETE ON memory_witness TO {w}", "REVOKE DELETE ON memory_witness FROM {w}"),
+    "column UPDATE": (
+        "GRANT UPDATE (line) ON memory_witness TO {w}",
+        "REVOKE UPDATE (line) ON memory_witness FROM {w}",
+    ),
+    "schema owner": ("ALTER SCHEMA {s} OWNER TO {w}", "ALTER SCHEMA {s} OWNER TO CURRENT_USER"),
+    "CREATE in a schema": ("GRANT CREATE ON SCHEMA {s} TO {w}", "REVOKE CREATE ON SCHEMA {s} FROM {w}"),
+    "member of a role with DELETE, not inheriting": (
+        "CREATE ROLE {w}_del NOLOGIN; GRANT DELETE ON memory_witness TO {w}_del; GRANT {w}_del TO {w};"
+        " ALTER ROLE {w} NOINHERIT",
+        "REVOKE {w}_del FROM {w}; DROP OWNED BY {w}_del; DROP ROLE {w}_del",
+    ),
+}
+
+
+@pytest.mark.parametrize("way", sorted(REWRITERS))
+def test_a_role_that_could_rewrite_the_witness_is_refused(roles: Roles, pg_dsn: str, tmp_path: Path, way: str) -> None:
+    """A writer that could change, delete or shadow witnessed rows is no witness: the call that brings a
+    checkpoint is refused, naming why."""
     _setup(roles)
+    schema = str(psycopg.conninfo.conninfo_to_dict(pg_dsn)["options"]).rsplit("=", 1)[1]
+    grant, undo = (text.format(w=roles.writer_name, s=schema) for text in REWRITERS[way])
     with psycopg.connect(pg_dsn, autocommit=True) as connection:
-        connection.execute(f"GRANT DELETE ON memory_witness TO {roles.writer_name}")
-    log = AuditLog.open(tmp_path / "audit.jsonl", checkpoint_every=2, witness=[roles.writer])
-    sandbox = Sandbox(policy=load_policy("default"), storage=InMemoryStorage(), audit=log)
-    results = [sandbox.execute({"command": "create", "path": f"/memories/{n}.md", "file_text": "x"}) for n in range(3)]
-    assert results[0].is_error is False and results[-1].is_error
-    assert "can change or delete witnessed rows" in str(results[-1].content)
-    sandbox.close()
-    log.close()
+        connection.execute(grant)
+    try:
+        log = AuditLog.open(tmp_path / "audit.jsonl", checkpoint_every=2, witness=[roles.writer])
+        sandbox = Sandbox(policy=load_policy("default"), storage=InMemoryStorage(), audit=log)
+        calls = [{"command": "create", "path": f"/memories/{n}.md", "file_text": "x"} for n in range(3)]
+        results = [sandbox.execute(call) for call in calls]
+        assert results[0].is_error is False and results[-1].is_error
+        assert "can change or delete witnessed rows" in str(results[-1].content)
+        sandbox.close()
+        log.close()
+    finally:
+        with psycopg.connect(pg_dsn, autocommit=True) as connection:
+            connection.execute(undo)
+
+
+def test_a_witness_holding_nothing_of_the_log_fails_verify(roles: Roles, tmp_path: Path) -> None:
+    """A database witness with no rows for the log (emptied, or the log renamed) vouches for nothing."""
+    _setup(roles)
+    log_path = tmp_path / "audit.jsonl"
+    _write(AuditLog.open(log_path, checkpoint_every=10, witness=[roles.writer]), 30)
+    renamed = tmp_path / "audit-2026-12-01.jsonl"
+    for suffix in ("", ".witness", ".key", ".pub"):
+        Path(f"{log_path}{suffix}").rename(f"{renamed}{suffix}")
+    report = verify(renamed, witness=roles.reader)
+    assert not report.ok and "holds none of the log's checkpoints" in str(report.problem)
 
 
 def test_setup_refuses_a_writer_that_owns_the_table(roles: Roles, pg_dsn: str) -> None:

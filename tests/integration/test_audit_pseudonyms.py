@@ -7,6 +7,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,8 +22,15 @@ from sandbox.storage.postgres import PostgresDatabase
 from sandbox.storage.sqlite import SQLiteDatabase
 from tests.unit.test_cli import run
 
-POLICY = 'schema_version = 1\nid = "p"\nrevision = 1\n[audit]\npseudonymize = true\n'
+POLICY = (
+    'schema_version = 1\nid = "p"\nrevision = 1\n[paths]\ncase_collisions = "refuse"\n'
+    '[[rules]]\nid = "ro"\neffect = "deny"\npaths = ["/memories/ro/**"]\nreason = "read only"\n'
+    "[audit]\npseudonymize = true\n"
+)
 SECRET_NAME = "diagnosis-of-alice"
+#: Words of paths that reach reasons in other forms: a case twin's name with spaces, a path that
+#: is a substring of another, a long path cut short in a reason.
+PRIVATE_WORDS = ("Smith", "HIV", "Quincy", "cancer")
 CALLS = [
     {"command": "create", "path": f"/memories/{SECRET_NAME}.md", "file_text": "private words"},
     {"command": "str_replace", "path": f"/memories/{SECRET_NAME}.md", "old_str": "words", "new_str": "text"},
@@ -32,6 +40,12 @@ CALLS = [
     {"command": "rename", "old_path": f"/memories/{SECRET_NAME}.md", "new_path": f"/memories/x/{SECRET_NAME}.txt"},
     {"command": "create", "path": "/memories/../etc/" + SECRET_NAME, "file_text": "x"},  # refused escape
     {"command": "view", "path": "/memories", SECRET_NAME: 1},  # an unknown field named by the model
+    {"command": "create", "path": "/memories/John Smith HIV.md", "file_text": "x"},
+    {"command": "create", "path": "/memories/john smith hiv.md", "file_text": "x"},  # a case twin: refused
+    {"command": "create", "path": "/memories/JoSmithHIV.md", "file_text": "x"},
+    {"command": "create", "path": "/memories/Jo", "file_text": "x"},
+    {"command": "rename", "old_path": "/memories/Jo", "new_path": "/memories/josmithhiv.md"},  # twin of a longer one
+    {"command": "create", "path": "/memories/ro/Quincy Jones diagnosed with cancer " + "x" * 220, "file_text": "x"},
 ]
 
 
@@ -55,6 +69,8 @@ def test_records_name_nothing_the_scope_stored(tmp_path: Path) -> None:
     log = Path(storage.audit_path)
     text = log.read_text()
     assert SECRET_NAME not in text
+    for word in PRIVATE_WORDS:
+        assert word.lower() not in text.lower(), word
     for written in (b"private words", b"private text", b"again"):
         assert hashlib.sha256(written).hexdigest() not in text
     calls = [record for record in _records(log) if record.get("kind") == "decision" or "paths" in record]
@@ -118,3 +134,32 @@ def test_a_store_without_a_secret_refuses(tmp_path: Path) -> None:
     with pytest.raises(AuditError, match="pseudonymize needs a store"):
         Sandbox(policy=policy, storage=HandlerStorage(lambda command: "ok"))
     assert not list(tmp_path.glob("log.jsonl.*witness*"))
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_purge_reaches_a_scope_the_model_emptied(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """A scope whose files were all deleted still has its secret (and usage, and rate bucket): purge
+    must find it and erase them, not answer that there is no such scope."""
+    policy = tmp_path / "p.toml"
+    key = f'key_file = "{tmp_path / "audit.key"}"\n'  # a PostgreSQL chain needs one (every worker signs)
+    policy.write_text(POLICY + key + "[quota]\nmax_operations_per_minute = 100\n")
+    if kind == "sqlite":
+        url = f"sqlite:{tmp_path / 'm.db'}"
+        database: Any = SQLiteDatabase(tmp_path / "m.db")
+    else:
+        url = request.getfixturevalue("pg_dsn_url")
+        database = PostgresDatabase(url)
+    storage = database.storage("alice")
+    sandbox = Sandbox(policy=parse_policy(policy.read_text(), source="p"), storage=storage, scope="alice")
+    sandbox.execute({"command": "create", "path": "/memories/a.md", "file_text": "x"})
+    sandbox.execute({"command": "delete", "path": "/memories/a.md"})
+    sandbox.close()
+    secret = storage.pseudonym_key()
+    result = run("purge", "--store", url, "--scope", "alice", "--yes", "--policy", str(policy))
+    assert result.returncode == 0, result.stderr
+    assert not storage.exists()
+    assert database.storage("alice").pseudonym_key() != secret  # the old secret is gone: a new one was made
+    if kind == "postgres":
+        with database.connection() as connection:
+            assert connection.execute("SELECT count(*) FROM memory_rate WHERE scope = 'alice'").fetchone() == (0,)
+    database.close()

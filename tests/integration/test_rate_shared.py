@@ -95,6 +95,17 @@ def test_closing_a_sandbox_keeps_the_allowance(open_store: Callable[[], StorageA
     assert PER_MINUTE <= allowed <= _bound(time.monotonic() - began)
 
 
+def test_calls_that_fail_use_the_allowance_too(open_store: Callable[[], StorageAdapter]) -> None:
+    """A call that fails after its turn was taken (an edit of a missing file, a probe) has used it: the
+    take is never undone with the call, so failures are no free oracle."""
+    began = time.monotonic()
+    probe = {"command": "str_replace", "path": "/memories/missing.md", "old_str": "a", "new_str": "b"}
+    with Sandbox(policy=policy(), storage=open_store(), audit=_null()) as sandbox:
+        codes = [sandbox.execute(probe).decision.error_code for _ in range(CALLS)]
+    let_through = sum(code != "rate_limited" for code in codes)
+    assert PER_MINUTE <= let_through <= _bound(time.monotonic() - began), codes
+
+
 def test_eviction_keeps_the_allowance(tmp_path: Path) -> None:
     """A scope evicted from :class:`Scopes` (at most one open) is still out of calls when it comes back."""
     began = time.monotonic()

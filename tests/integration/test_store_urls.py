@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import psycopg.conninfo
 import pytest
 
 from sandbox.paths import canonicalize
@@ -27,17 +26,6 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite://{tmp_path}/memory.db"
     return str(request.getfixturevalue("pg_dsn_url"))
-
-
-@pytest.fixture
-def pg_dsn_url(pg_server: str, pg_dsn: str) -> str:
-    """The test schema's DSN as a postgresql:// URL (libpq options in the query string)."""
-    params = psycopg.conninfo.conninfo_to_dict(pg_dsn)
-    options = str(params["options"]).replace(" ", "%20").replace("=", "%3D")
-    return (
-        f"postgresql://{params['user']}:{params['password']}@{params['host']}:{params['port']}/{params['dbname']}"
-        f"?options={options}"
-    )
 
 
 def _exists(url: str, scope: str, path: str) -> bool:

@@ -137,7 +137,7 @@ def _die_during_rotation(path: Path, step: str) -> None:
     if pid == 0:  # pragma: no cover - the child dies before coverage could be written
         log = AuditLog.open(path)
         if step == "before-record":
-            log.rotate_key = die  # type: ignore[method-assign]
+            log._emit_signed = die  # type: ignore[method-assign]
         else:
             log._installed = die  # type: ignore[method-assign]
         log.rotate_key_file()

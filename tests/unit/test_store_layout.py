@@ -23,6 +23,7 @@ from sandbox.errors import StorageError
 from sandbox.paths import canonicalize
 from sandbox.storage import LocalStorage
 from sandbox.storage.layout import migrate_first_layout, read_manifest
+from sandbox.storage.sqlite import SQLiteStorage
 from tests.unit.test_cli import run
 
 NOTES = canonicalize("/memories/notes.md")
@@ -108,6 +109,18 @@ class TestLayout:
             with pytest.raises(StorageError, match="holds the folder of another store"):
                 LocalStorage.for_scope(outer, "bob")
             assert not (outer / ".memory-sandbox").exists()  # nothing claimed
+
+    def test_a_database_store_and_a_folder_store_never_nest(self, tmp_path: Path) -> None:
+        """A folder holding a SQLite store with its decision log is not claimed as memory (its model
+        would read the log and empty the rate file); a SQLite database inside memory is refused."""
+        with Sandbox(policy=load_policy("default"), storage=SQLiteStorage(tmp_path / "top" / "data" / "m.db")) as box:
+            assert not box.execute({"command": "create", "path": "/memories/a.md", "file_text": "x"}).is_error
+        with pytest.raises(StorageError, match="holds the folder of another store"):
+            LocalStorage(tmp_path / "top")
+        LocalStorage(tmp_path / "memory").close()
+        with pytest.raises(StorageError, match="lies inside the memory of store memory"):
+            SQLiteStorage(tmp_path / "memory" / "sub" / "m.db")
+        assert not (tmp_path / "memory" / "sub").exists()
 
     def test_a_model_cannot_make_its_folder_look_like_scopes(self, tmp_path: Path) -> None:
         """What marks a folder is under the store's reserved name, which no model path can spell, so
