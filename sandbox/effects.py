@@ -24,7 +24,7 @@ from typing import Final, Literal, Protocol
 
 from sandbox.commands import Create, Delete, Insert, Operation, Rename, StrReplace, View, written_text
 from sandbox.decision import CallContext, Note
-from sandbox.errors import NotADirectory, NotAFile, NotFound, OperationFailed
+from sandbox.errors import FileTooLarge, NotADirectory, NotAFile, NotFound, OperationFailed
 from sandbox.names import case_key, look_alike
 from sandbox.paths import MemoryPath
 from sandbox.storage.base import Entry, Reader, Tree, Usage
@@ -141,12 +141,14 @@ def decode(content: bytes, path: MemoryPath) -> str:
         raise OperationFailed(f"Error: The file {path} is not UTF-8 text and cannot be shown or edited") from None
 
 
-def plan(op: Operation, reader: Reader, lens: Lens, context: CallContext) -> Effect:
-    """Resolve ``op`` against the state ``reader`` sees."""
+def plan(
+    op: Operation, reader: Reader, lens: Lens, context: CallContext, *, max_read_bytes: int | None = None
+) -> Effect:
+    """Resolve ``op`` against the state ``reader`` sees; a view reads no file over ``max_read_bytes``."""
     effect = Effect(op, context, usage=NO_CHANGE if isinstance(op, View) else reader.usage(), written=_written(op))
     try:
         if isinstance(op, View):
-            return _view(effect, op, reader, lens)
+            return _view(effect, op, reader, lens, max_read_bytes)
         if isinstance(op, Create):
             return _create(effect, op, reader)
         if isinstance(op, StrReplace):
@@ -182,12 +184,12 @@ def _visible(reader: Reader, lens: Lens, path: MemoryPath, missing: OperationFai
     return entry
 
 
-def _view(effect: Effect, op: View, reader: Reader, lens: Lens) -> Effect:
+def _view(effect: Effect, op: View, reader: Reader, lens: Lens, max_bytes: int | None) -> Effect:
     if op.path.is_root or op.path.suffix in (".png", ".jpg", ".jpeg"):
         entry = _visible(reader, lens, op.path, _missing_view(op.path))
         return replace(effect, entry=entry)  # listed or sent as an image when applied
     try:
-        entry, data = _file(reader, lens, op.path, _missing_view(op.path))
+        entry, data = _file(reader, lens, op.path, _missing_view(op.path), max_bytes)
     except NotAFile:
         # One read for the common case (a file); a folder is listed instead.
         return replace(effect, entry=_visible(reader, lens, op.path, _missing_view(op.path)))
@@ -195,17 +197,30 @@ def _view(effect: Effect, op: View, reader: Reader, lens: Lens) -> Effect:
     return replace(effect, entry=entry, text=text, notes=(*effect.notes, *notes))
 
 
-def _file(reader: Reader, lens: Lens, path: MemoryPath, missing: OperationFailed) -> tuple[Entry, bytes]:
-    """The entry and content of a file the caller may see (NotAFile for a folder), else ``missing``."""
+def _file(
+    reader: Reader, lens: Lens, path: MemoryPath, missing: OperationFailed, max_bytes: int | None = None
+) -> tuple[Entry, bytes]:
+    """The entry and content of a file the caller may see (NotAFile for a folder), else ``missing``;
+    FileTooLarge past ``max_bytes`` (read no further where the adapter can tell first)."""
     if not lens.shows(path):
         raise missing
     try:
-        data = reader.read(path)
+        data = _read(reader, path, max_bytes)
     except NotFound:
         raise missing from None
     except NotADirectory as exc:
         raise OperationFailed(exc.message) from None
     return Entry(path.name, is_dir=False, size=len(data)), data
+
+
+def _read(reader: Reader, path: MemoryPath, max_bytes: int | None) -> bytes:
+    if max_bytes is None:
+        return reader.read(path)
+    bounded = getattr(reader, "read_at_most", None)  # adapters that can tell the size before reading
+    data: bytes = bounded(path, max_bytes) if callable(bounded) else reader.read(path)
+    if len(data) > max_bytes:
+        raise FileTooLarge(path, len(data), max_bytes)
+    return data
 
 
 def _edited(effect: Effect, path: MemoryPath, reader: Reader, lens: Lens) -> tuple[Effect, str]:

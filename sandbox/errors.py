@@ -21,7 +21,8 @@ Details for reviewers go in ``detail`` and only ever reach the audit log.
     │   ├── NotFound         raised by storage adapters, reworded by the store per command
     │   ├── AlreadyExists
     │   ├── NotADirectory    a parent of the path is a file
-    │   └── NotAFile         a folder (or special file) where a file is needed
+    │   ├── NotAFile         a folder (or special file) where a file is needed
+    │   └── FileTooLarge     a stored file (written by another tool) is over the size a view reads
     ├── StorageError         the storage backend failed
     ├── HandlerError         a wrapped memory handler raised
     ├── InternalError        a bug: anything unexpected, mapped by the runner (fail closed)
@@ -36,6 +37,7 @@ from __future__ import annotations
 __all__ = [
     "AlreadyExists",
     "Denied",
+    "FileTooLarge",
     "HandlerError",
     "InternalError",
     "InvalidCommand",
@@ -207,6 +209,17 @@ class NotAFile(OperationFailed):
 
     def __init__(self, path: object, what: str = "a folder") -> None:
         super().__init__(f"Error: The path {path} is {what}, not a file")
+        self.path = path
+
+
+class FileTooLarge(OperationFailed):
+    """A stored file is larger than a view reads (``limits.max_file_bytes``); nothing of it was read."""
+
+    def __init__(self, path: object, size: int, limit: int) -> None:
+        super().__init__(
+            f"Error: The file {path} is {size:,} bytes, over the {limit:,} bytes a memory file may hold "
+            "(limits.max_file_bytes); it was not read"
+        )
         self.path = path
 
 

@@ -150,6 +150,7 @@ class Sandbox:
             storage,  # type: ignore[arg-type]  # not None: checked above
             lens=lens,
             max_view_chars=policy.limits.max_view_chars,
+            max_read_bytes=policy.limits.max_file_bytes,
         )
         pseudonyms = _pseudonyms(policy, storage)  # refused before any log is opened
         # With no sink given, the policy's [audit] section decides (default: a log beside the store).

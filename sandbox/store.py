@@ -51,11 +51,18 @@ class Store:
     """
 
     def __init__(
-        self, storage: StorageAdapter, *, lens: Lens | None = None, max_view_chars: int = _DEFAULT_VIEW_CHARS
+        self,
+        storage: StorageAdapter,
+        *,
+        lens: Lens | None = None,
+        max_view_chars: int = _DEFAULT_VIEW_CHARS,
+        max_read_bytes: int | None = None,
     ) -> None:
         self.storage = storage
         self.lens: Lens = lens or PlainLens()
         self.max_view_chars = max_view_chars
+        #: A view of a file larger than this (written by another tool) fails without reading it.
+        self.max_read_bytes = max_read_bytes
 
     def __repr__(self) -> str:
         return f"Store({self.storage!r})"
@@ -87,7 +94,7 @@ class Transaction:
         self._store, self._reader, self._writer = store, reader, writer
 
     def plan(self, op: Operation, context: CallContext) -> Effect:
-        return plan(op, self._reader, self._store.lens, context)
+        return plan(op, self._reader, self._store.lens, context, max_read_bytes=self._store.max_read_bytes)
 
     def apply(self, effect: Effect) -> Reply:
         """Carry out a judged effect (raise its failure if it has one) and render the answer."""

@@ -38,6 +38,7 @@ from typing import Final, Literal
 
 from sandbox.errors import (
     AlreadyExists,
+    FileTooLarge,
     NotADirectory,
     NotAFile,
     NotFound,
@@ -220,11 +221,17 @@ class LocalStorage(WriteShortcuts):
             yield _entries(folder)
 
     def read(self, path: MemoryPath) -> bytes:
+        return self.read_at_most(path, None)
+
+    def read_at_most(self, path: MemoryPath, max_bytes: int | None) -> bytes:
+        """The content of a regular file; FileTooLarge, before reading any of it, past ``max_bytes``."""
         if path.is_root:
             raise NotAFile(path)
         with _Mapped(str(path)), self._folder(path.parent) as folder:
             fd, st = _open_file(folder, path)
             try:
+                if max_bytes is not None and st.st_size > max_bytes:
+                    raise FileTooLarge(path, st.st_size, max_bytes)
                 return read_all(fd, st.st_size)
             finally:
                 os.close(fd)
@@ -460,6 +467,9 @@ class _Session:
 
     def read(self, path: MemoryPath) -> bytes:
         return self._store.read(path)
+
+    def read_at_most(self, path: MemoryPath, max_bytes: int | None) -> bytes:
+        return self._store.read_at_most(path, max_bytes)
 
     def tree(self, path: MemoryPath) -> Tree:
         return self._store.tree(path)

@@ -18,7 +18,15 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Final, TypeAlias, TypeVar
 
-from sandbox.errors import AlreadyExists, NotADirectory, NotAFile, NotFound, SandboxError, StorageError
+from sandbox.errors import (
+    AlreadyExists,
+    FileTooLarge,
+    NotADirectory,
+    NotAFile,
+    NotFound,
+    SandboxError,
+    StorageError,
+)
 from sandbox.paths import MemoryPath
 from sandbox.storage.base import DIR_SIZE, Entry, Node, Tree, Usage, Writer, WriteShortcuts
 
@@ -230,9 +238,15 @@ class SqlStorage(WriteShortcuts, ABC):
         return self._transact(lambda cur: self._names(cur, path), write=False)
 
     def read(self, path: MemoryPath) -> bytes:
+        return self.read_at_most(path, None)
+
+    def read_at_most(self, path: MemoryPath, max_bytes: int | None) -> bytes:
+        """The content of a file; FileTooLarge past ``max_bytes`` (the content is not fetched)."""
         if path.is_root:
             raise NotAFile(path)
-        return self._transact(lambda cur: self._content(cur, path, lock=False), write=False, single=True)
+        if max_bytes is None:
+            return self._transact(lambda cur: self._content(cur, path, lock=False), write=False, single=True)
+        return self._transact(lambda cur: self._bounded(cur, path, max_bytes), write=False, single=True)
 
     def tree(self, path: MemoryPath) -> Tree:
         return self._transact(lambda cur: self._tree(cur, path), write=False)
@@ -424,6 +438,21 @@ class SqlStorage(WriteShortcuts, ABC):
             raise NotFound(path)
         if rows[0][0]:
             raise NotAFile(path)
+        return bytes(rows[0][1])
+
+    def _bounded(self, cur: Cursor, path: MemoryPath, max_bytes: int) -> bytes:
+        rows = cur.run(
+            "SELECT is_dir, CASE WHEN size > ? THEN NULL ELSE content END, size"
+            " FROM memory_entries WHERE scope = ? AND path = ?",
+            (max_bytes, self.scope, _key(path)),
+        )
+        if not rows:
+            self._explain_missing(cur, _key(path))
+            raise NotFound(path)
+        if rows[0][0]:
+            raise NotAFile(path)
+        if rows[0][1] is None:
+            raise FileTooLarge(path, int(rows[0][2]), max_bytes)
         return bytes(rows[0][1])
 
     def _is_dir(self, cur: Cursor, key: str) -> bool | None:

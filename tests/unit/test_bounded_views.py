@@ -1,0 +1,62 @@
+"""A file over ``limits.max_file_bytes`` (written by another tool) is refused by ``view`` with an error
+naming the limit, and on stores that can tell its size first, without reading any of it."""
+
+from __future__ import annotations
+
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sandbox import Sandbox
+from sandbox.decision import NullAuditSink
+from sandbox.paths import canonicalize
+from sandbox.policy import parse_policy
+from sandbox.storage import InMemoryStorage, LocalStorage
+from sandbox.storage.base import StorageAdapter
+from sandbox.storage.sqlite import SQLiteStorage
+
+POLICY = 'schema_version = 1\nid = "b"\nrevision = 1\n[limits]\nmax_file_bytes = 1048576\n'
+BIG = 64 * 1024 * 1024
+
+
+def _sandbox(storage: StorageAdapter) -> Sandbox:
+    return Sandbox(policy=parse_policy(POLICY, source="b"), storage=storage, audit=NullAuditSink())
+
+
+def test_a_planted_64_mb_file_is_refused_unread(tmp_path: Path) -> None:
+    """Local folder: the size is known from the open file, so nothing of 64 MB is read (a sparse file
+    here: reading it would allocate 64 MB)."""
+    storage = LocalStorage(tmp_path / "m")
+    with (tmp_path / "m" / "big.md").open("wb") as planted:
+        planted.truncate(BIG)
+    box = _sandbox(storage)
+    tracemalloc.start()
+    try:
+        result = box.execute({"command": "view", "path": "/memories/big.md", "view_range": [1, 3]})
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.is_error and result.decision.error_code == "failed"
+    assert str(result.content) == (
+        "Error: The file /memories/big.md is 67,108,864 bytes, over the 1,048,576 bytes a memory file may hold "
+        "(limits.max_file_bytes); it was not read"
+    )
+    assert peak < 8 * 1024 * 1024, peak
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "memory"])
+def test_every_store_refuses_an_oversized_view(kind: str, tmp_path: Path) -> None:
+    """SQLite does not fetch the content past the limit; any other store reads, then refuses alike."""
+    opened: dict[str, Callable[[], StorageAdapter]] = {
+        "sqlite": lambda: SQLiteStorage(tmp_path / "m.db"),
+        "memory": InMemoryStorage,
+    }
+    storage = opened[kind]()
+    storage.create(canonicalize("/memories/big.md"), b"x" * (1024 * 1024 + 1))  # type: ignore[attr-defined]
+    storage.create(canonicalize("/memories/ok.md"), b"y\n" * 1000)  # type: ignore[attr-defined]
+    box = _sandbox(storage)
+    refused = box.execute({"command": "view", "path": "/memories/big.md"})
+    assert refused.is_error and "1,048,577 bytes, over the 1,048,576 bytes" in str(refused.content)
+    assert not box.execute({"command": "view", "path": "/memories/ok.md", "view_range": [1, 1]}).is_error
