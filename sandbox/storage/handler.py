@@ -34,6 +34,7 @@ from anthropic.lib.tools import ToolError
 from sandbox.errors import AlreadyExists, HandlerError, NotADirectory, NotAFile, NotFound, PathDenied
 from sandbox.paths import ROOT, MemoryPath
 from sandbox.storage.base import DIR_SIZE, Entry, Node, Tree, Usage, WriteShortcuts
+from sandbox.storage.rate import FileRate
 
 __all__ = ["HandlerStorage", "UnreadableHandler", "handler_error", "scrub_host_paths"]
 
@@ -72,6 +73,7 @@ class HandlerStorage(WriteShortcuts):
         self.is_async = inspect.iscoroutinefunction(function)
         self._lock = threading.RLock()
         self._index: dict[tuple[str, ...], int | None] | None = None  # parts -> size, None for a folder
+        self._rate: FileRate | None = None
 
     def __repr__(self) -> str:
         return f"HandlerStorage({type(self._handler).__name__})"
@@ -82,6 +84,18 @@ class HandlerStorage(WriteShortcuts):
         a log "beside the store" goes beside it, outside what the model can reach."""
         root = getattr(self._handler, "memory_root", None)
         return None if root is None else os.fspath(root)
+
+    def rate_counter(self) -> FileRate | None:
+        """The call allowance, shared by every process wrapping a handler of the same folder: in
+        ``<folder>.rate`` beside it (where its log goes), outside what the model can reach. None
+        for a handler that names no folder (the buckets stay in this process)."""
+        root = self.root_path
+        if root is None:
+            return None
+        if self._rate is None:
+            path = f"{os.path.normpath(os.path.abspath(root))}.rate"
+            self._rate = FileRate(lambda: os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600))
+        return self._rate
 
     # the handler's answers
 

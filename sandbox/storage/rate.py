@@ -50,7 +50,9 @@ class RateCounter(Protocol):
 class SharesRate(Protocol):
     """A storage adapter that keeps its scope's call allowance where every process sees it."""
 
-    def rate_counter(self) -> RateCounter: ...
+    def rate_counter(self) -> RateCounter | None:
+        """The shared allowance; None when this adapter has nowhere to keep it (buckets stay in process)."""
+        ...
 
 
 def refill(tokens: float, stamp: float, now: float, per_minute: int) -> tuple[float, float, float]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from anthropic.tools import BetaLocalFilesystemMemoryTool
 
 from sandbox import Sandbox
 from sandbox.decision import NullAuditSink
@@ -23,6 +24,7 @@ from sandbox.policy import Policy, parse_policy
 from sandbox.scopes import Scopes
 from sandbox.storage import LocalStorage
 from sandbox.storage.base import StorageAdapter
+from sandbox.storage.handler import HandlerStorage
 from sandbox.storage.postgres import PostgresDatabase, PostgresStorage
 from sandbox.storage.sqlite import SQLiteStorage
 from tests.processes import FORK, run_together
@@ -42,13 +44,15 @@ def _stores(tmp_path: Path, pg_dsn: str | None) -> dict[str, Callable[[], Storag
     stores: dict[str, Callable[[], StorageAdapter]] = {
         "local": lambda: LocalStorage(tmp_path / "memory", durability="none"),
         "sqlite": lambda: SQLiteStorage(tmp_path / "memory.db", "alice", durability="none"),
+        # wrap mode: the SDK's own handler on one folder, wrapped in each process
+        "wrap": lambda: HandlerStorage(BetaLocalFilesystemMemoryTool(str(tmp_path / "sdk"))),
     }
     if pg_dsn is not None:
         stores["postgres"] = lambda: PostgresStorage(PostgresDatabase(pg_dsn, max_size=2), "alice")
     return stores
 
 
-@pytest.fixture(params=["local", "sqlite", "postgres"])
+@pytest.fixture(params=["local", "sqlite", "postgres", "wrap"])
 def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], StorageAdapter]:
     dsn = request.getfixturevalue("pg_dsn") if request.param == "postgres" else None
     return _stores(tmp_path, dsn)[request.param]
