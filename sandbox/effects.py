@@ -144,7 +144,7 @@ def decode(content: bytes, path: MemoryPath) -> str:
 def plan(
     op: Operation, reader: Reader, lens: Lens, context: CallContext, *, max_read_bytes: int | None = None
 ) -> Effect:
-    """Resolve ``op`` against the state ``reader`` sees; a view reads no file over ``max_read_bytes``."""
+    """Resolve ``op`` against the state ``reader`` sees; a view or edit reads no file over ``max_read_bytes``."""
     effect = Effect(op, context, usage=NO_CHANGE if isinstance(op, View) else reader.usage(), written=_written(op))
     try:
         if isinstance(op, View):
@@ -152,9 +152,9 @@ def plan(
         if isinstance(op, Create):
             return _create(effect, op, reader)
         if isinstance(op, StrReplace):
-            return _str_replace(effect, op, reader, lens)
+            return _str_replace(effect, op, reader, lens, max_read_bytes)
         if isinstance(op, Insert):
-            return _insert(effect, op, reader, lens)
+            return _insert(effect, op, reader, lens, max_read_bytes)
         if isinstance(op, Delete):
             return _delete(effect, op, reader, lens)
         return _rename(effect, op, reader, lens)
@@ -223,18 +223,18 @@ def _read(reader: Reader, path: MemoryPath, max_bytes: int | None) -> bytes:
     return data
 
 
-def _edited(effect: Effect, path: MemoryPath, reader: Reader, lens: Lens) -> tuple[Effect, str]:
-    """The entry and the visible text of a file to edit."""
+def _edited(effect: Effect, path: MemoryPath, reader: Reader, lens: Lens, max_bytes: int | None) -> tuple[Effect, str]:
+    """The entry and the visible text of a file to edit (none over ``max_bytes`` is read)."""
     try:
-        entry, data = _file(reader, lens, path, _missing_view(path))
+        entry, data = _file(reader, lens, path, _missing_view(path), max_bytes)
     except NotAFile:
         raise OperationFailed(f"Error: The path {path} is a folder, not a file") from None
     text, notes = lens.reveal(decode(data, path), path)
     return replace(effect, entry=entry, notes=(*effect.notes, *notes)), text
 
 
-def _str_replace(effect: Effect, op: StrReplace, reader: Reader, lens: Lens) -> Effect:
-    effect, text = _edited(effect, op.path, reader, lens)
+def _str_replace(effect: Effect, op: StrReplace, reader: Reader, lens: Lens, max_bytes: int | None) -> Effect:
+    effect, text = _edited(effect, op.path, reader, lens, max_bytes)
     first = text.find(op.old_str)
     if first < 0:
         raise OperationFailed(
@@ -254,8 +254,8 @@ def _str_replace(effect: Effect, op: StrReplace, reader: Reader, lens: Lens) -> 
     )
 
 
-def _insert(effect: Effect, op: Insert, reader: Reader, lens: Lens) -> Effect:
-    effect, text = _edited(effect, op.path, reader, lens)
+def _insert(effect: Effect, op: Insert, reader: Reader, lens: Lens, max_bytes: int | None) -> Effect:
+    effect, text = _edited(effect, op.path, reader, lens, max_bytes)
     lines = split_lines(text)
     if not 0 <= op.insert_line <= len(lines):
         raise OperationFailed(

@@ -103,6 +103,16 @@ def write_temp(dir_fd: int, data: bytes, *, sync: bool) -> str:
     return name
 
 
+def read_at_most(fd: int, limit: int) -> bytes:
+    """Read a file descriptor to its end or ``limit`` bytes, whichever comes first."""
+    chunks: list[bytes] = []
+    left = limit
+    while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
 def read_all(fd: int, size_hint: int) -> bytes:
     """Read a file descriptor to its end."""
     chunks = []

@@ -23,6 +23,7 @@ import base64
 import inspect
 import os
 import re
+import stat
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -31,7 +32,15 @@ from typing import Any, Final, cast
 import anyio.from_thread
 from anthropic.lib.tools import ToolError
 
-from sandbox.errors import AlreadyExists, HandlerError, NotADirectory, NotAFile, NotFound, PathDenied
+from sandbox.errors import (
+    AlreadyExists,
+    HandlerError,
+    NotADirectory,
+    NotAFile,
+    NotFound,
+    PathDenied,
+    StorageError,
+)
 from sandbox.paths import ROOT, MemoryPath
 from sandbox.storage.base import DIR_SIZE, Entry, Node, Tree, Usage, WriteShortcuts
 from sandbox.storage.rate import FileRate
@@ -93,8 +102,8 @@ class HandlerStorage(WriteShortcuts):
         if root is None:
             return None
         if self._rate is None:
-            path = f"{os.path.normpath(os.path.abspath(root))}.rate"
-            self._rate = FileRate(lambda: os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600))
+            path = f"{os.path.realpath(root)}.rate"  # one folder, however it is spelled: one bucket
+            self._rate = FileRate(lambda: _open_rate_file(path))
         return self._rate
 
     # the handler's answers
@@ -354,3 +363,17 @@ def _path(parts: tuple[str, ...]) -> MemoryPath:
     for part in parts:
         path = path.child(part)
     return path
+
+
+def _open_rate_file(path: str) -> int:
+    """The wrapped folder's rate file: a regular file of this user's, 0600, never followed through a link."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError:
+        raise StorageError("Error: The rate limit's state beside the memory folder cannot be opened.") from None
+    status = os.fstat(fd)
+    if not stat.S_ISREG(status.st_mode) or status.st_uid != os.getuid() or status.st_nlink != 1:
+        os.close(fd)
+        raise StorageError("Error: The rate limit's state beside the memory folder is not this store's own file.")
+    os.fchmod(fd, 0o600)
+    return fd

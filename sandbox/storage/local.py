@@ -53,6 +53,7 @@ from sandbox.storage._fs import (
     fsync_dir,
     publish_once,
     read_all,
+    read_at_most,
     remove_tree,
     rename_noreplace,
     walk,
@@ -230,9 +231,14 @@ class LocalStorage(WriteShortcuts):
         with _Mapped(str(path)), self._folder(path.parent) as folder:
             fd, st = _open_file(folder, path)
             try:
-                if max_bytes is not None and st.st_size > max_bytes:
+                if max_bytes is None:
+                    return read_all(fd, st.st_size)
+                if st.st_size > max_bytes:
                     raise FileTooLarge(path, st.st_size, max_bytes)
-                return read_all(fd, st.st_size)
+                data = read_at_most(fd, max_bytes + 1)  # a file another tool grows meanwhile stops here
+                if len(data) > max_bytes:
+                    raise FileTooLarge(path, os.fstat(fd).st_size, max_bytes)
+                return data
             finally:
                 os.close(fd)
 

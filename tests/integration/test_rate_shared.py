@@ -198,3 +198,22 @@ def test_postgres_takes_the_call_in_no_round_trip_of_its_own(traced_pg: tuple[Po
             assert not box.execute(call).is_error
             costs[limited].append(_round_trips(trace) - before)
     assert costs[True] == costs[False], costs
+
+
+@pytest.mark.parametrize("planted", ["link", "folder"])
+def test_wrap_mode_never_follows_what_stands_at_the_rate_path(tmp_path: Path, planted: str) -> None:
+    """Something else at ``<folder>.rate`` (a link, a folder) is refused with a clear error, never followed."""
+    handler = BetaLocalFilesystemMemoryTool(str(tmp_path / "sdk"))
+    target = tmp_path / "elsewhere"
+    target.write_bytes(b"keep")
+    rate = Path(f"{os.path.realpath(handler.memory_root)}.rate")
+    rate.parent.mkdir(parents=True, exist_ok=True)
+    if planted == "link":
+        rate.symlink_to(target)
+    else:
+        rate.mkdir()
+    with Sandbox(policy=policy(), storage=HandlerStorage(handler), audit=_null()) as sandbox:
+        result = sandbox.execute(VIEW)
+    assert result.is_error and result.decision.error_code == "storage_error"
+    assert "rate limit's state" in str(result.content)
+    assert target.read_bytes() == b"keep"
