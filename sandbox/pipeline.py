@@ -159,9 +159,10 @@ class Sandbox:
         self._pseudonyms = None if isinstance(self.audit, NullAuditSink) else pseudonyms
         # Decision ids: a random prefix per sandbox and a counter, unique across processes.
         self._ids = map(f"{_random.token_hex(8)}-{{:x}}".format, itertools.count(1))
-        rate = storage.rate_counter() if isinstance(storage, SharesRate) else None
+        limited = policy.quota.max_operations_per_minute is not None
+        rate = storage.rate_counter() if limited and isinstance(storage, SharesRate) else None
         self.stages: tuple[Stage, ...] = tuple(stages) if stages is not None else default_stages(policy, secrets, rate)
-        self._windows = tuple(stage for stage in self.stages if isinstance(stage, RateLimiter))
+        self._limiter = next((stage for stage in self.stages if isinstance(stage, RateLimiter)), None)
         self._path_limits = policy.path_limits
 
     def __repr__(self) -> str:
@@ -197,7 +198,7 @@ class Sandbox:
 
     def _window(self) -> AbstractContextManager[None]:
         """The span of one call for the rate limiter, whose store may take the call with its first statement."""
-        return self._windows[0].window() if self._windows else nullcontext()
+        return self._limiter.window() if self._limiter is not None else nullcontext()
 
     async def aexecute(self, untrusted_input: object, context: CallContext | None = None) -> ToolResult:
         """:meth:`execute` off the event loop (a wrapped async handler is awaited from there)."""
@@ -221,13 +222,17 @@ class Sandbox:
         return decision.outcome == "ok"
 
     def check(self, untrusted_input: object, context: CallContext | None = None) -> Effect:
-        """Parse, canonicalise, plan against an empty store and run the stages; touches no storage or audit."""
+        """Parse, canonicalise, plan against an empty store and run the stages; touches no storage or audit.
+
+        The rate limiter is left out: its bucket is the store's, and a check is not a call.
+        """
         parsed = parse_command(untrusted_input, max_string_bytes=self.policy.limits.max_string_bytes)
         effect = plan(
             canonicalize_command(parsed, self._path_limits), InMemoryStorage(), PlainLens(), context or CallContext()
         )
         for stage in self.stages:
-            effect = stage(effect)
+            if stage is not self._limiter:
+                effect = stage(effect)
         return effect
 
     def scrubbed(self, texts: tuple[str, ...]) -> tuple[str, ...]:

@@ -23,7 +23,6 @@ import base64
 import inspect
 import os
 import re
-import stat
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -39,11 +38,10 @@ from sandbox.errors import (
     NotAFile,
     NotFound,
     PathDenied,
-    StorageError,
 )
 from sandbox.paths import ROOT, MemoryPath
 from sandbox.storage.base import DIR_SIZE, Entry, Node, Tree, Usage, WriteShortcuts
-from sandbox.storage.rate import FileRate
+from sandbox.storage.rate import FileRate, open_rate_file
 
 __all__ = ["HandlerStorage", "UnreadableHandler", "handler_error", "scrub_host_paths"]
 
@@ -103,7 +101,7 @@ class HandlerStorage(WriteShortcuts):
             return None
         if self._rate is None:
             path = f"{os.path.realpath(root)}.rate"  # one folder, however it is spelled: one bucket
-            self._rate = FileRate(lambda: _open_rate_file(path))
+            self._rate = FileRate(lambda: open_rate_file(path))
         return self._rate
 
     # the handler's answers
@@ -363,17 +361,3 @@ def _path(parts: tuple[str, ...]) -> MemoryPath:
     for part in parts:
         path = path.child(part)
     return path
-
-
-def _open_rate_file(path: str) -> int:
-    """The wrapped folder's rate file: a regular file of this user's, 0600, never followed through a link."""
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    except OSError:
-        raise StorageError("Error: The rate limit's state beside the memory folder cannot be opened.") from None
-    status = os.fstat(fd)
-    if not stat.S_ISREG(status.st_mode) or status.st_uid != os.getuid() or status.st_nlink != 1:
-        os.close(fd)
-        raise StorageError("Error: The rate limit's state beside the memory folder is not this store's own file.")
-    os.fchmod(fd, 0o600)
-    return fd

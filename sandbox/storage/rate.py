@@ -20,6 +20,7 @@ from __future__ import annotations
 import fcntl
 import math
 import os
+import stat
 import struct
 import threading
 import time
@@ -27,7 +28,9 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Final, Protocol, runtime_checkable
 
-__all__ = ["FileRate", "ProcessRate", "RateCounter", "SharesRate", "refill"]
+from sandbox.errors import StorageError
+
+__all__ = ["FileRate", "ProcessRate", "RateCounter", "SharesRate", "open_rate_file", "refill"]
 
 _RECORD: Final = struct.Struct("<dd")  # tokens left, when they were counted (Unix time)
 
@@ -64,6 +67,22 @@ def refill(tokens: float, stamp: float, now: float, per_minute: int) -> tuple[fl
     if tokens < 1.0:
         return tokens, now, (1.0 - tokens) * 60.0 / per_minute
     return tokens - 1.0, now, 0.0
+
+
+def open_rate_file(path: str) -> int:
+    """A bucket's file outside a store's reserved folder (SQLite, wrap mode): made 0600 if missing, never
+    followed through a link, and refused unless it is a regular file of this user's with one link (a file
+    another user made first could hold a bucket frozen in the future)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError:
+        raise StorageError("Error: The rate limit's state beside the memory cannot be opened.") from None
+    status = os.fstat(fd)
+    if not stat.S_ISREG(status.st_mode) or status.st_uid != os.getuid() or status.st_nlink != 1:
+        os.close(fd)
+        raise StorageError("Error: The rate limit's state beside the memory is not this store's own file.")
+    os.fchmod(fd, 0o600)
+    return fd
 
 
 class ProcessRate:

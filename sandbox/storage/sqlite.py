@@ -27,7 +27,7 @@ from typing import Any, Final
 from sandbox.errors import StorageError
 from sandbox.storage.layout import refuse_nested
 from sandbox.storage.local import Durability
-from sandbox.storage.rate import FileRate
+from sandbox.storage.rate import FileRate, open_rate_file
 from sandbox.storage.sql import SCHEMA, Cursor, SqlStorage, migrate
 
 __all__ = ["SQLiteDatabase", "SQLiteStorage"]
@@ -132,7 +132,7 @@ class SQLiteStorage(SqlStorage):
     def _open_rate(self) -> int:
         path = self.database.rate_file(self.scope)
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        return open_rate_file(path)
 
     def rate_counter(self) -> FileRate:
         """The scope's call allowance, shared by every process that opens the database."""
