@@ -24,6 +24,7 @@ from sandbox.secrets._re2 import (
     keyword_set,
     locator,
     native,
+    starts_at_boundary,
 )
 from sandbox.secrets._rules import Finding, SecretRule, merge
 
@@ -34,6 +35,8 @@ _GROUP_MAX_MEM: Final = 32 << 20  # DFA cache per shared pass; below ~8 MB it th
 # Keywords are first looked for in this many bytes, then in parts four times larger.
 _KEYWORDS_FIRST: Final = 16384
 _NEAR: Final = 256  # bytes either side of a finding where its rule's keyword is looked for first
+# RE2's \b is an ASCII word boundary (bytes past 0x7f are not word bytes here).
+_WORD: Final = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +250,7 @@ class SecretEngine:
         size = len(data)
         seen_limit, deadline = self.budget.limits(size)
         natives, offsets, starts, runs = anchors.natives, anchors.offsets, anchors.starts, anchors.runs
+        boundaries = anchors.boundaries
         count = len(anchors.rules)
         cursors = [0] * count  # where each rule's next match may start: the end of its previous one
         tried = [-1] * count  # the last place each rule was tried at, or ruled out
@@ -264,8 +268,12 @@ class SecretEngine:
                         place = _run_start(data, min(start, floor + offsets[index]), start, runs[index])
                     place = max(place - offsets[index], floor)  # the places before are decided
                     tried[index] = start
+                    bounded = boundaries[index]
                     while place <= start:
-                        if data[place] in starts[index]:
+                        # A match of a rule starting with \b starts where a word does or ends.
+                        if data[place] in starts[index] and (
+                            not bounded or (place > 0 and data[place - 1] in _WORD) != (data[place] in _WORD)
+                        ):
                             spans = natives[index](ANCHORED, data, place, size)
                             if spans[0][0] >= 0:
                                 _record(anchors.rules[index], spans, data, found)
@@ -360,7 +368,7 @@ class _Anchors:
     so its matches can only start in the few places before each keyword.
     """
 
-    __slots__ = ("finder", "natives", "offsets", "rules", "runs", "starts")
+    __slots__ = ("boundaries", "finder", "natives", "offsets", "rules", "runs", "starts")
 
     def __init__(self, rules: tuple[SecretRule, ...], finder: NativeKeywords | None) -> None:
         self.rules = rules
@@ -368,4 +376,5 @@ class _Anchors:
         self.offsets = tuple(rule.keyword_offset or 0 for rule in rules)
         self.starts = tuple(first_bytes(rule.pattern) for rule in rules)
         self.runs = tuple(rule.before_keyword for rule in rules)
+        self.boundaries = tuple(starts_at_boundary(rule.pattern.pattern) for rule in rules)
         self.finder: NativeKeywords | Re2Keywords = finder or Re2Keywords(rules)

@@ -14,7 +14,6 @@ again: binary (images, digests, random keys) is passed over.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import bisect
 import json
@@ -48,8 +47,12 @@ _ESCAPE: Final = rb"\\u[0-9A-Fa-f]{4}"
 _ESCAPED_CHAR: Final = rb'(?:\\u[0-9A-Fa-f]{4}|\\[\\/"bfnrt]|[^"\\\r\n])*'
 _ESCAPED: Final = compile_bytes(_ESCAPED_CHAR + _ESCAPE + _ESCAPED_CHAR)
 _PERCENT: Final = re.compile(rb"%[0-9A-Fa-f]{2}")
-_HEX: Final = re.compile(rb"(?:[0-9a-fA-F]{2})+")
-_BASE64: Final = re.compile(rb"[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9_\-]+={0,2}")
+_BASE64: Final = re.compile(rb"[A-Za-z0-9+/]+|[A-Za-z0-9_\-]+")
+_ALPHANUMERIC: Final = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_STANDARD: Final = _ALPHANUMERIC + b"+/"
+_URL_SAFE: Final = _ALPHANUMERIC + b"-_"
+_URL_TO_STANDARD: Final = bytes.maketrans(b"-_", b"+/")
+_HEX_DIGITS: Final = b"0123456789abcdefABCDEF"
 # Control characters other than tab, newline and carriage return: decoded bytes holding
 # them are binary, not text a secret would be written in.
 _TEXT_BYTES: Final = bytes(range(0x20, 0x7F)) + b"\t\n\r" + bytes(range(0x80, 0x100))
@@ -153,13 +156,30 @@ def _decodings(run: bytes) -> list[bytes]:
             if len(piece) < MIN_RUN:
                 continue
             # The first few characters tell binary from text: most runs are decoded no further.
-            if _HEX.fullmatch(piece) and _texty(bytes.fromhex(piece[:16].decode("ascii"))):
+            hex_digits = not len(piece) % 2 and not piece.translate(None, _HEX_DIGITS)
+            if hex_digits and _texty(bytes.fromhex(piece[:16].decode("ascii"))):
                 candidates.append(bytes.fromhex(piece.decode("ascii")))
-            for match in _BASE64.finditer(piece):
-                value = match.group()
-                if len(value) >= MIN_RUN and _texty(_base64_decoded(value[:16])):
+            for value in _base64_values(piece):
+                if _texty(_base64_decoded(value[:16])):
                     candidates.append(_base64_decoded(value))
     return [text for text in candidates if text and _is_text(text)]
+
+
+def _base64_values(piece: bytes) -> list[bytes]:
+    """The runs of ``piece`` in one base64 alphabet, between padding, long enough to decode.
+
+    A run in one alphabet is one value: a URL-safe value whose first characters
+    are also standard ones is not cut at its first ``-`` or ``_``.
+    """
+    values = []
+    for part in piece.split(b"="):
+        if len(part) < MIN_RUN:
+            continue
+        if not part.translate(None, _STANDARD) or not part.translate(None, _URL_SAFE):
+            values.append(part)  # the usual case: one alphabet
+        else:
+            values.extend(value for value in _BASE64.findall(part) if len(value) >= MIN_RUN)
+    return values
 
 
 def _unescaped(run: bytes) -> list[bytes]:
@@ -173,12 +193,11 @@ def _unescaped(run: bytes) -> list[bytes]:
 
 def _base64_decoded(value: bytes) -> bytes:
     body = value.rstrip(b"=")
-    padded = body + b"=" * (-len(body) % 4)
+    # A value holds one alphabet (see _BASE64): the URL-safe one is decoded as the standard one.
+    padded = body.translate(_URL_TO_STANDARD) + b"=" * (-len(body) % 4)
     try:
-        if b"-" in body or b"_" in body:
-            return base64.urlsafe_b64decode(padded)
-        return base64.b64decode(padded, validate=True)
-    except (binascii.Error, ValueError):
+        return binascii.a2b_base64(padded, strict_mode=True)
+    except binascii.Error:
         return b""
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "matches_whole",
     "native",
     "one_byte_class",
+    "starts_at_boundary",
 ]
 
 UNANCHORED: Final = re2._re2.RE2.Anchor.UNANCHORED
@@ -139,6 +140,40 @@ def first_bytes(compiled: Any) -> frozenset[int]:
     if not ok or not low or not high:
         return frozenset(range(256))
     return frozenset(range(low[0], high[0] + 1))
+
+
+# Flags such as (?i), then \b.
+_FLAGS_THEN_BOUNDARY: Final = re.compile(rb"(?:\(\?[a-zA-Z]+\))?\\b")
+
+
+def starts_at_boundary(pattern: bytes) -> bool:
+    """Whether every match of ``pattern`` starts at a word boundary.
+
+    That is: it opens with ``\b`` (after its flags) and has no ``|`` outside groups.
+    """
+    opening = _FLAGS_THEN_BOUNDARY.match(pattern)
+    if opening is None:
+        return False
+    depth, position, size = 0, opening.end(), len(pattern)
+    while position < size:
+        byte = pattern[position : position + 1]
+        if byte == b"\\":
+            position += 2
+            continue
+        if byte == b"[":  # a class: its brackets and bars are characters ("[]..." and "[^]..." open with one)
+            position += 2 if pattern[position + 1 : position + 2] == b"^" else 1
+            if pattern[position : position + 1] == b"]":
+                position += 1
+            while position < size and pattern[position : position + 1] != b"]":
+                position += 2 if pattern[position : position + 1] == b"\\" else 1
+        elif byte == b"(":
+            depth += 1
+        elif byte == b")":
+            depth -= 1
+        elif byte == b"|" and depth == 0:
+            return False
+        position += 1
+    return True
 
 
 def locator(patterns: Iterable[bytes], max_mem: int) -> Any:

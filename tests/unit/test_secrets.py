@@ -28,6 +28,7 @@ from sandbox.secrets import (
     redact,
     shannon_entropy,
 )
+from sandbox.secrets._re2 import starts_at_boundary
 from tests.secrets_corpus import CRAFTED, NEGATIVE_MAKERS, SECRET_MAKERS, generate, mixed_text
 
 PACK = load_pack("builtin")
@@ -72,6 +73,9 @@ EVERY_PATH = {
 KEYWORD_PIECES = ["sk-", "sk-proj-", "-----BEGIN ", "Q~", "12345678:A", "://a:", "@h", "aws_", "key-", "SK", "eyJ"]
 KEYWORD_PIECES += ["db_pass", "word: ", "api.key = ", "-x.", "\u017fecret=", "\u212aey: ", "caf\u00e9", "\u6f22\u5b57"]
 KEYWORD_PIECES += ["xsk-aaaaaaaaaaaaaaaa-", "bQ3zP9mRx2Lw7Tk4T3BlbkFJcY8vN2dR5gH1jK6m"]
+# Key names with words, dots, dashes and other bytes glued before them, for rules opening with \b.
+BOUNDARY_PIECES = ["my", ".", "-", "_", "api", "_key", "key", "auth", "_token", "token", "secret", "\u00e9", "x"]
+BOUNDARY_PIECES += [" = ", ": ", "=", "'", "\n", " ", "Zq8xW2mK9pL4vB7nR3tY6cF1hJ5sD0gA", "ghp_", "sk-"]
 # Corpus makers that exercise a rule under another name.
 MAKER_RULE = {"private-key-escaped": "private-key"}
 
@@ -229,6 +233,38 @@ class TestEngine:
         expected = single_passes(data)
         for path, engine in EVERY_PATH.items():
             assert engine.find(data) == expected, path
+
+    @given(st.lists(st.sampled_from(BOUNDARY_PIECES), max_size=14))
+    @example(["my", ".", "api", "_key", " = ", "'", "Zq8xW2mK9pL4vB7nR3tY6cF1hJ5sD0gA"])
+    @example(["\u00e9", "token", ": ", "Zq8xW2mK9pL4vB7nR3tY6cF1hJ5sD0gA"])
+    @example(["x", "-", "auth", "_token", "=", "Zq8xW2mK9pL4vB7nR3tY6cF1hJ5sD0gA"])
+    def test_words_glued_before_keywords(self, pieces: list[str]) -> None:
+        """Rules opening with \\b are tried only at word boundaries, and find what single passes find."""
+        data = "".join(pieces).encode()
+        expected = single_passes(data)
+        for path, engine in EVERY_PATH.items():
+            assert engine.find(data) == expected, path
+
+    @pytest.mark.parametrize(
+        ("pattern", "bounded"),
+        [
+            (rb"(?i)\bkey\b", True),
+            (rb"\b(?:a|b)c", True),
+            (rb"\b[|]x", True),
+            (rb"\b[\]|]x", True),
+            (rb"\b[]|]x", True),
+            (rb"\b[^]|]x", True),
+            (rb"\b\|x", True),
+            (rb"(?i)\bab|c", False),
+            (rb"\b(a)|b", False),
+            (rb"\b[]]|x", False),
+            (rb"x\b", False),
+            (rb"(?:\b)x", False),
+        ],
+    )
+    def test_which_patterns_start_at_a_word_boundary(self, pattern: bytes, bounded: bool) -> None:
+        """Only a \\b before everything, with no alternative beside it, bounds where matches start."""
+        assert starts_at_boundary(pattern) is bounded
 
     @pytest.mark.parametrize(
         "rule", [rule for rule in PACK.rules if rule.keyword_offset is not None], ids=lambda rule: rule.id

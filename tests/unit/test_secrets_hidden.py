@@ -125,6 +125,18 @@ class TestEncodedRuns:
         """Encoded runs that decode to binary or to text without secrets are stored intact."""
         assert value in stored(f"value {value} end\n")
 
+    @given(st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), min_size=0, max_size=40))
+    @example("")
+    def test_url_safe_run_decoded_whole(self, words: str) -> None:
+        """A URL-safe run is one value even when its first characters are standard base64 too.
+
+        "~~~ " encodes to "fn5-": a reading that prefers the standard alphabet
+        cut the run there and decoded the rest out of step.
+        """
+        secret = f"~~~ {words} aws_secret_access_key = {'wJalrXUtnFEMIxK7MDENGybPxRfiCYzQ8mN3pL2k'}"
+        run = base64.urlsafe_b64encode(secret.encode()).decode().rstrip("=")
+        assert run.startswith("fn5-") and run not in stored(f"blob {run} end\n")
+
     def test_depth_and_budget_bound_the_work(self) -> None:
         """With no levels to follow, an encoded secret is not looked into; the visible scan stays."""
         engine = SecretEngine(load_pack("builtin").rules)
