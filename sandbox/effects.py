@@ -25,7 +25,7 @@ from typing import Final, Literal, Protocol
 from sandbox.commands import Create, Delete, Insert, Operation, Rename, StrReplace, View, written_text
 from sandbox.decision import CallContext, Note
 from sandbox.errors import FileTooLarge, NotADirectory, NotAFile, NotFound, OperationFailed
-from sandbox.names import case_key, look_alike
+from sandbox.names import case_key, look_alike, lookalike_key
 from sandbox.paths import MemoryPath
 from sandbox.storage.base import Entry, Reader, Tree, Usage
 from sandbox.views import quote_for_error, split_lines
@@ -267,25 +267,24 @@ def _insert(effect: Effect, op: Insert, reader: Reader, lens: Lens, max_bytes: i
 
 
 def _create(effect: Effect, op: Create, reader: Reader) -> Effect:
-    folders, siblings = _destination(reader, op.path, OperationFailed(f"Error: File {op.path} already exists"))
+    folders = _destination(reader, op.path, OperationFailed(f"Error: File {op.path} already exists"))
     top = folders[0] if folders else op.path
-    return replace(effect, new_folders=folders, twin=_twin(reader, top, leaving=None, names=siblings))
+    return replace(effect, new_folders=folders, twin=_twin(reader, top, leaving=None))
 
 
-def _destination(
-    reader: Reader, path: MemoryPath, exists: OperationFailed
-) -> tuple[tuple[MemoryPath, ...], list[str] | None]:
-    """The folders a new ``path`` needs made and, when its folder exists, the names already there
-    (one listing answers both whether the name is taken and which sibling it would twin)."""
+def _destination(reader: Reader, path: MemoryPath, exists: OperationFailed) -> tuple[MemoryPath, ...]:
+    """The folders a new ``path`` needs made (``exists`` when something is at it already): a few
+    lookups, whatever the size of its folder."""
+    missing = _missing_folders(reader, path.parent)
+    if missing:
+        return missing
     try:
-        names = reader.names(path.parent)
-    except NotFound:
-        return _missing_folders(reader, path.parent), None
+        taken = reader.stat(path) is not None
     except NotADirectory as exc:
         raise OperationFailed(exc.message) from None
-    if path.name in names:
+    if taken:
         raise exists
-    return (), names
+    return ()
 
 
 def _delete(effect: Effect, op: Delete, reader: Reader, lens: Lens) -> Effect:
@@ -309,7 +308,7 @@ def _rename(effect: Effect, op: Rename, reader: Reader, lens: Lens) -> Effect:
     exists = OperationFailed(f"Error: The destination {op.new_path} already exists")
     if op.new_path.is_root or op.new_path.is_relative_to(op.old_path):
         raise exists
-    folders, siblings = _destination(reader, op.new_path, exists)
+    folders = _destination(reader, op.new_path, exists)
     top = folders[0] if folders else op.new_path
     leaving = op.old_path.name if top.parent == op.old_path.parent else None
     return replace(
@@ -317,7 +316,7 @@ def _rename(effect: Effect, op: Rename, reader: Reader, lens: Lens) -> Effect:
         entry=entry,
         tree=reader.tree(op.old_path),
         new_folders=folders,
-        twin=_twin(reader, top, leaving=leaving, names=siblings),
+        twin=_twin(reader, top, leaving=leaving),
     )
 
 
@@ -338,17 +337,27 @@ def _missing_folders(reader: Reader, folder: MemoryPath) -> tuple[MemoryPath, ..
     return tuple(reversed(missing))
 
 
-def _twin(reader: Reader, path: MemoryPath, *, leaving: str | None, names: list[str] | None) -> Twin | None:
-    """An existing sibling of ``path`` (other than ``leaving``) whose name folds like its name;
-    ``names`` are its folder's names when the caller has them already."""
+def _twin(reader: Reader, path: MemoryPath, *, leaving: str | None) -> Twin | None:
+    """An existing sibling of ``path`` (other than ``leaving``) whose name folds like its name.
+
+    Names that fold alike by case look alike too, so the siblings under the
+    name's look-alike key are all the candidates: an adapter that indexes its
+    names by that key (``alike``) answers without listing the folder.
+    """
     if path.is_root:
         return None
-    key = case_key(path.name)
+    key = lookalike_key(path.name)
+    indexed = getattr(reader, "alike", None)
+    if callable(indexed):
+        candidates: list[str] = indexed(path.parent, key)
+    else:
+        candidates = [name for name in reader.names(path.parent) if lookalike_key(name) == key]
+    folded = case_key(path.name)
     lookalike: Twin | None = None
-    for name in reader.names(path.parent) if names is None else names:
+    for name in sorted(candidates):
         if name in (path.name, leaving):
             continue
-        if case_key(name) == key:
+        if case_key(name) == folded:
             return Twin(path, name, "case")
         if lookalike is None and look_alike(path.name, name):
             lookalike = Twin(path, name, "lookalike")

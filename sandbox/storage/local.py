@@ -59,6 +59,7 @@ from sandbox.storage._fs import (
     walk,
     write_temp,
 )
+from sandbox.storage._keys import FolderKeys
 from sandbox.storage.base import DIR_SIZE, Entry, Node, Tree, Usage, WriteShortcuts
 from sandbox.storage.layout import (
     AUDIT_FOLDER,
@@ -125,6 +126,7 @@ class LocalStorage(WriteShortcuts):
         self._sync_data = durability != "none"
         self._sync_folders = durability == "full"
         self._thread_lock = threading.Lock()
+        self._keys = FolderKeys()  # names by look-alike key, per folder, kept between sessions
         self._rate = FileRate(lambda: self._open_control(_RATE_FILE))
         self._root_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
@@ -244,7 +246,7 @@ class LocalStorage(WriteShortcuts):
 
     def names(self, path: MemoryPath) -> list[str]:
         with _Mapped(str(path)), self._folder(path) as folder:
-            return [name for name in os.listdir(folder) if not name.startswith(RESERVED_PREFIX)]
+            return _listed(folder)
 
     def tree(self, path: MemoryPath) -> Tree:
         entry = self.stat(path)
@@ -299,11 +301,15 @@ class LocalStorage(WriteShortcuts):
                 if stat.S_ISDIR(st.st_mode):
                     raise NotAFile(path)
                 _check_file(st, str(path))
+                before = self._keys.before(path.parent.parts, folder)
                 self._place(folder, data, path.name, replace=True)
+                self._keys.changed(path.parent.parts, folder, before)
             session.add(Usage(len(data) - st.st_size, 0))
             return
         with _Mapped(str(path)), self._folder(path.parent, create=session) as folder:
+            before = self._keys.before(path.parent.parts, folder)
             self._place(folder, data, path.name, replace=False)
+            self._keys.changed(path.parent.parts, folder, before, added=path.name)
         session.add(Usage(len(data), 1))
 
     def _remove(self, session: _Session, path: MemoryPath) -> None:
@@ -311,13 +317,16 @@ class LocalStorage(WriteShortcuts):
             raise NotFound(path)
         with _Mapped(str(path)), self._folder(path.parent) as folder:
             st = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
+            before = self._keys.before(path.parent.parts, folder)
             if stat.S_ISDIR(st.st_mode):
+                self._keys.forget(path.parts)
                 removed = remove_tree(folder, path.name)
                 session.add(Usage(-removed.bytes, -removed.files, -removed.folders))
             else:
                 _check_file(st, str(path))
                 os.unlink(path.name, dir_fd=folder)
                 session.add(Usage(-st.st_size, -1))
+            self._keys.changed(path.parent.parts, folder, before, removed=path.name)
             fsync_dir(folder, sync=self._sync_folders)
 
     def _move(self, session: _Session, old: MemoryPath, new: MemoryPath) -> None:
@@ -330,7 +339,15 @@ class LocalStorage(WriteShortcuts):
             if not stat.S_ISDIR(st.st_mode):
                 _check_file(st, str(old))
             with _Mapped(str(new)), self._folder(new.parent, create=session) as target:
+                keys, apart = self._keys, old.parent != new.parent
+                before = keys.before(old.parent.parts, source), keys.before(new.parent.parts, target)
+                keys.forget(old.parts)
                 rename_noreplace(source, old.name, target, new.name)
+                if apart:
+                    keys.changed(old.parent.parts, source, before[0], removed=old.name)
+                    keys.changed(new.parent.parts, target, before[1], added=new.name)
+                else:
+                    keys.changed(old.parent.parts, source, before[0], added=new.name, removed=old.name)
                 fsync_dir(target, sync=self._sync_folders)
                 if target != source:
                     fsync_dir(source, sync=self._sync_folders)
@@ -366,8 +383,10 @@ class LocalStorage(WriteShortcuts):
                 raise
             # The open failed safely; find out why, for the message only.
             _classify_non_folder(parent, name, shown)
+        before = self._keys.before(parts[:-1], parent)
         try:
             os.mkdir(name, _DIR_MODE, dir_fd=parent)
+            self._keys.changed(parts[:-1], parent, before, added=name)
         except FileExistsError:
             made = False  # another writer made it meanwhile: open it with the same checks
         else:
@@ -415,36 +434,49 @@ class LocalStorage(WriteShortcuts):
         with self._thread_lock:
             fcntl.flock(self._state_fd, fcntl.LOCK_EX)
             try:
-                usage, clean = self._read_state()
+                usage, clean, generation = self._read_state()
                 if recount or not clean:
                     usage = _recount(self._root_fd)
                 session = _Session(self, usage)
-                self._write_state(usage, clean=False)
+                # Every session moves the generation first, so a writer that dies midway moves it too:
+                # keys other store objects keep are dropped at their next session.
+                self._keys.begin(generation)
+                generation = (generation or 0) + 1
+                self._write_state(usage, clean=False, generation=generation)
+                self._keys.generation = generation
                 try:
                     yield session
                 except StorageError:
+                    self._keys.clear()
                     raise  # the call may have half-failed in the backend: leave the state dirty
                 except SandboxError:
-                    self._write_state(session.tally, clean=True)
+                    # Refused before or instead of a change; changes made kept the keys right.
+                    self._write_state(session.tally, clean=True, generation=generation)
+                    raise
+                except BaseException:
+                    self._keys.clear()
                     raise
                 # Below zero means entries were removed that were never counted (written
                 # behind the store's back): leave the state dirty so the next writer recounts.
                 tally = session.tally
-                self._write_state(tally, clean=min(tally.bytes, tally.files, tally.folders) >= 0)
+                clean = min(tally.bytes, tally.files, tally.folders) >= 0
+                self._write_state(tally, clean=clean, generation=generation)
             finally:
                 fcntl.flock(self._state_fd, fcntl.LOCK_UN)
 
-    def _read_state(self) -> tuple[Usage, bool]:
-        """The shared usage figure, and whether it can be trusted (a clean, well-formed record)."""
+    def _read_state(self) -> tuple[Usage, bool, int | None]:
+        """The shared usage figure, whether it can be trusted (a clean, well-formed record), and the
+        store's generation (None when the record has none: torn, or written by an older version)."""
         fields = os.pread(self._state_fd, _STATE_SIZE, 0).split()
-        if len(fields) != 4 or fields[3] != b"clean" or not all(f.lstrip(b"-").isdigit() for f in fields[:3]):
-            return Usage(0, 0, 0), False  # dirty, torn, or written by an older version: recount
+        generation = int(fields[4]) if len(fields) == 5 and fields[4].isdigit() else None
+        if len(fields) not in (4, 5) or fields[3] != b"clean" or not all(f.lstrip(b"-").isdigit() for f in fields[:3]):
+            return Usage(0, 0, 0), False, generation  # dirty, torn, or written by an older version: recount
         usage = Usage(int(fields[0]), int(fields[1]), int(fields[2]))
-        return usage, min(usage.bytes, usage.files, usage.folders) >= 0
+        return usage, min(usage.bytes, usage.files, usage.folders) >= 0, generation
 
-    def _write_state(self, usage: Usage, *, clean: bool) -> None:
+    def _write_state(self, usage: Usage, *, clean: bool, generation: int) -> None:
         state = "clean" if clean else "dirty"
-        record = f"{usage.bytes} {usage.files} {usage.folders} {state}".ljust(_STATE_SIZE - 1) + "\n"
+        record = f"{usage.bytes} {usage.files} {usage.folders} {state} {generation}".ljust(_STATE_SIZE - 1) + "\n"
         os.pwrite(self._state_fd, record.encode("ascii"), 0)
 
     def __del__(self) -> None:
@@ -471,6 +503,12 @@ class _Session:
     def names(self, path: MemoryPath) -> list[str]:
         return self._store.names(path)
 
+    def alike(self, path: MemoryPath, key: str) -> list[str]:
+        """The names in a folder whose look-alike key is ``key``, from keys kept between sessions."""
+        store = self._store
+        with _Mapped(str(path)), store._folder(path) as folder:
+            return store._keys.alike(path.parts, folder, key, lambda: _listed(folder))
+
     def read(self, path: MemoryPath) -> bytes:
         return self._store.read(path)
 
@@ -491,6 +529,11 @@ class _Session:
 
     def move(self, old: MemoryPath, new: MemoryPath) -> None:
         self._store._move(self, old, new)
+
+
+def _listed(folder: int) -> list[str]:
+    """The names in an open folder, without the store's own."""
+    return [name for name in os.listdir(folder) if not name.startswith(RESERVED_PREFIX)]
 
 
 class _OpenFolder:

@@ -27,6 +27,7 @@ from sandbox.errors import (
     SandboxError,
     StorageError,
 )
+from sandbox.names import lookalike_key
 from sandbox.paths import MemoryPath
 from sandbox.storage.base import DIR_SIZE, Entry, Node, Tree, Usage, Writer, WriteShortcuts
 
@@ -65,6 +66,16 @@ SCHEMA: Final[tuple[Migration, ...]] = (
         # A secret per scope (pseudonymised audit records), deleted when the scope is erased.
         "storage-3-scope-keys",
         ("CREATE TABLE memory_scope_keys (scope {text} PRIMARY KEY, pseudonym_key {blob} NOT NULL)",),
+    ),
+    (
+        # Each name's look-alike key (sandbox.names.lookalike_key), so that a create or rename finds
+        # the siblings its name would twin by index, not by listing the folder. Rows written before
+        # have none (NULL) and are keyed when read.
+        "storage-4-name-keys",
+        (
+            "ALTER TABLE memory_entries ADD COLUMN look_key {text}",
+            "CREATE INDEX memory_entries_look ON memory_entries (scope, parent, look_key)",
+        ),
     ),
 )
 
@@ -316,6 +327,16 @@ class SqlStorage(WriteShortcuts, ABC):
         )
         return [_entry(*row) for row in rows]
 
+    def _alike(self, cur: Cursor, path: MemoryPath, key: str) -> list[str]:
+        """The names in a folder whose look-alike key is ``key``: by index (rows written before
+        keys were kept are keyed here)."""
+        rows = cur.run(
+            "SELECT name, look_key FROM memory_entries"
+            " WHERE scope = ? AND parent = ? AND (look_key = ? OR look_key IS NULL)",
+            (self.scope, _key(path), key),
+        )
+        return [str(name) for name, kept in rows if (kept if kept is not None else lookalike_key(str(name))) == key]
+
     def _names(self, cur: Cursor, path: MemoryPath) -> list[str]:
         self._require_folder(cur, _key(path))
         rows = cur.run("SELECT name FROM memory_entries WHERE scope = ? AND parent = ?", (self.scope, _key(path)))
@@ -356,9 +377,19 @@ class SqlStorage(WriteShortcuts, ABC):
         folders = self._make_folders(cur, _parent(key))
         try:
             cur.run(
-                "INSERT INTO memory_entries (scope, path, parent, name, is_dir, content, size, modified)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.scope, key, _parent(key), path.name, False, data, len(data), time.time()),
+                "INSERT INTO memory_entries (scope, path, parent, name, look_key, is_dir, content, size, modified)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    self.scope,
+                    key,
+                    _parent(key),
+                    path.name,
+                    lookalike_key(path.name),
+                    False,
+                    data,
+                    len(data),
+                    time.time(),
+                ),
             )
         except Exception as exc:
             if self._is_duplicate(exc):
@@ -401,9 +432,22 @@ class SqlStorage(WriteShortcuts, ABC):
             cur.run(
                 "UPDATE memory_entries SET path = ? || substr(path, ?),"
                 " parent = CASE WHEN path = ? THEN ? ELSE ? || substr(parent, ?) END,"
-                " name = CASE WHEN path = ? THEN ? ELSE name END"
+                " name = CASE WHEN path = ? THEN ? ELSE name END,"
+                " look_key = CASE WHEN path = ? THEN ? ELSE look_key END"
                 " WHERE scope = ? AND (path = ? OR (path >= ? AND path < ?))",
-                (target, cut, source, _parent(target), target, cut, source, new.name, *tree),
+                (
+                    target,
+                    cut,
+                    source,
+                    _parent(target),
+                    target,
+                    cut,
+                    source,
+                    new.name,
+                    source,
+                    lookalike_key(new.name),
+                    *tree,
+                ),
             )
         except Exception as exc:
             if self._is_duplicate(exc):
@@ -490,10 +534,11 @@ class SqlStorage(WriteShortcuts, ABC):
         now, made = time.time(), 0
         for folder in folders:
             if folder not in found:
+                name = folder.rpartition("/")[2]
                 cur.run(
-                    "INSERT INTO memory_entries (scope, path, parent, name, is_dir, content, size, modified)"
-                    " VALUES (?, ?, ?, ?, ?, NULL, 0, ?)",
-                    (self.scope, folder, _parent(folder), folder.rpartition("/")[2], True, now),
+                    "INSERT INTO memory_entries (scope, path, parent, name, look_key, is_dir, content, size, modified)"
+                    " VALUES (?, ?, ?, ?, ?, ?, NULL, 0, ?)",
+                    (self.scope, folder, _parent(folder), name, lookalike_key(name), True, now),
                 )
                 made += 1
             elif not found[folder]:
@@ -518,6 +563,9 @@ class _SqlSession:
 
     def names(self, path: MemoryPath) -> list[str]:
         return self._storage._names(self._cur, path)
+
+    def alike(self, path: MemoryPath, key: str) -> list[str]:
+        return self._storage._alike(self._cur, path, key)
 
     def read(self, path: MemoryPath) -> bytes:
         if path.is_root:

@@ -13,7 +13,6 @@ import json
 import re
 import subprocess
 import sys
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,10 +22,9 @@ import pytest
 from sandbox import Sandbox, canonicalize
 from sandbox.decision import ListAuditSink
 from sandbox.policy import Policy, parse_policy
-from sandbox.storage import InMemoryStorage, LocalStorage, Usage
+from sandbox.storage import Usage
 from sandbox.storage.base import StorageAdapter
-from sandbox.storage.postgres import PostgresDatabase
-from sandbox.storage.sqlite import SQLiteDatabase
+from tests.contract.stores import EVERY_STORE, open_store
 from tests.trees import plant_chain
 
 BASE = 'schema_version = 1\nid = "effects"\nrevision = 1\n'
@@ -38,20 +36,9 @@ def policy(extra: str = "") -> Policy:
     return parse_policy(BASE + extra, source="effects.toml")
 
 
-@pytest.fixture(params=["memory", "local", "sqlite", "postgres"])
+@pytest.fixture(params=EVERY_STORE)
 def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StorageAdapter]:
-    if request.param == "memory":
-        yield InMemoryStorage()
-    elif request.param == "local":
-        with LocalStorage(tmp_path / "store", durability="none") as store:
-            yield store
-    elif request.param == "sqlite":
-        with SQLiteDatabase(tmp_path / "memory.db", durability="none") as database:
-            yield database.storage("s")
-    else:
-        dsn = request.getfixturevalue("pg_dsn")
-        with PostgresDatabase(dsn, max_size=2) as database:
-            yield database.storage(uuid.uuid4().hex)
+    yield from open_store(request, tmp_path)
 
 
 Call = Callable[..., tuple[bool, str]]

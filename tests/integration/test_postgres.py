@@ -3,9 +3,12 @@ connections, row-level security, collation, and the errors a bad DSN gets."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -38,13 +41,34 @@ def _admin(dsn: str, statement: str, params: tuple[Any, ...] = ()) -> list[tuple
 
 
 def _kill_workers(dsn: str) -> int:
-    """Terminate every memory-sandbox connection to the server (what a failover or restart does)."""
+    """Terminate every memory-sandbox connection this process holds to the server (what a failover
+    or restart does to it); connections of other test processes running beside it are left alone."""
     rows = _admin(
         dsn,
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-        " WHERE application_name = 'memory-sandbox' AND pid <> pg_backend_pid()",
+        " WHERE application_name = 'memory-sandbox' AND pid <> pg_backend_pid() AND client_port = ANY(%s)",
+        (sorted(_own_tcp_ports()),),
     )
     return len(rows)
+
+
+def _own_tcp_ports() -> set[int]:
+    """The local ports of this process's TCP sockets (Linux: /proc)."""
+    fds = Path("/proc/self/fd")
+    inodes = set()
+    for fd in fds.iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+    ports = set()
+    for table in ("/proc/self/net/tcp", "/proc/self/net/tcp6"):
+        with contextlib.suppress(OSError), open(table, encoding="ascii") as lines:
+            for line in list(lines)[1:]:
+                fields = line.split()
+                if fields[9] in inodes:
+                    ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
 
 
 class TestSchema:
@@ -73,8 +97,9 @@ class TestSchema:
             "storage-1",
             "storage-2-folders",
             "storage-3-scope-keys",
+            "storage-4-name-keys",
         ]
-        assert _admin(pg_dsn, "SELECT count(*) FROM memory_schema") == [(6,)]
+        assert _admin(pg_dsn, "SELECT count(*) FROM memory_schema") == [(7,)]
 
     def test_newer_schema_refused(self, pg_dsn: str) -> None:
         """A database upgraded by a newer version is not written by an older one."""
@@ -275,7 +300,8 @@ def test_db_migrate_cli_never_prints_the_password(pg_dsn: str) -> None:
     first = run("db", "migrate", "--dsn", pg_dsn)
     assert (
         first.returncode == 0
-        and "applied storage-1, storage-2-folders, storage-3-scope-keys, audit-1, row-security-1, scope-state-1"
+        and "applied storage-1, storage-2-folders, storage-3-scope-keys, storage-4-name-keys, audit-1, row-security-1,"
+        " scope-state-1"
         in first.stdout
     ), first.stderr
     again = run("db", "migrate", "--dsn", pg_dsn, "--row-security", "on")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import time
@@ -80,6 +81,7 @@ class TestScopes:
         descriptors back, for a log the scope opened itself and for one ``audit_for`` gave."""
         fds = Path("/proc/self/fd")
         for audit_for in (None, lambda scope: AuditLog.open(tmp_path / "logs" / f"{scope}.jsonl")):
+            gc.collect()  # descriptors of earlier tests' garbage are closed now, not midway through this one
             before = len(list(fds.iterdir()))
             scopes = Scopes(
                 policy=load_policy("default"),
