@@ -50,7 +50,11 @@ from sandbox.secrets import SecretEngine, find_hidden, load_pack, redact
 from sandbox.storage import InMemoryStorage
 from tests.secrets_corpus import CRAFTED, generate, mixed_text
 
-BLIND = Path(__file__).resolve().parents[1] / "tests" / "corpora" / "secrets_blind" / "corpus.jsonl"
+CORPORA = Path(__file__).resolve().parents[1] / "tests" / "corpora"
+BLIND = {
+    "blind (tests/corpora/secrets_blind)": CORPORA / "secrets_blind" / "corpus.jsonl",
+    "blind v2 (tests/corpora/secrets_blind_v2)": CORPORA / "secrets_blind_v2" / "corpus.jsonl",
+}
 # A labelled document: its text, its secrets and its look-alikes as (kind, value, start, end);
 # offsets are -1 where the corpus does not give them.
 Labelled = tuple[str, list[tuple[str, str, int, int]], list[tuple[str, str, int, int]]]
@@ -120,9 +124,9 @@ def generated_corpus() -> list[Labelled]:
     ]
 
 
-def blind_corpus() -> list[Labelled]:
+def blind_corpus(path: Path) -> list[Labelled]:
     out: list[Labelled] = []
-    with BLIND.open(encoding="utf-8") as lines:
+    with path.open(encoding="utf-8") as lines:
         for line in lines:
             record = json.loads(line)
             labels = [
@@ -204,8 +208,7 @@ def main() -> None:
     print("| corpus | secrets | recall | look-alikes | keep | precision |")
     print("|---|---:|---:|---:|---:|---:|")
     corpora = [("generated (tests/secrets_corpus.py)", generated_corpus())]
-    if BLIND.exists():
-        corpora.append(("blind (tests/corpora/secrets_blind)", blind_corpus()))
+    corpora += [(name, blind_corpus(path)) for name, path in BLIND.items() if path.exists()]
     for name, documents in corpora:
         report_quality(name, score(documents), args.per_kind)
     if args.quality_only:
