@@ -174,7 +174,24 @@ def measure(
         # The 0.05x target is for the 10,000-file store; smaller listings are reads like any other.
         kind = "listing" if count >= 10_000 else "read"
         rows.append((f"view /memories, {count:,} files", kind, timings["sdk"], timings["ours"]))
+        # A create beside them: the check for case and look-alike twins must not grow with the folder.
+        # Each handler writes in a folder of its own here: the SDK's writes in ours would be writes
+        # behind the store's back, which make it list the folder again.
+        _, sdk, _ = fresh(workdir / "sdk-store", notes, policy, durability)
+        timings = paired_medians(
+            {
+                label: (lambda i, h=handler, b=offsets[label]: call(h, _new_note(b + i)))
+                for label, handler in (("sdk", sdk), ("ours", ours))
+            },
+            reps,
+            warmup,
+        )
+        rows.append((f"create in a folder of {count:,} files", "write", timings["sdk"], timings["ours"]))
     return rows
+
+
+def _new_note(i: int) -> dict[str, Any]:
+    return {"command": "create", "path": f"/memories/new-{i}.md", "file_text": text(1024)}
 
 
 def report(results: list[list[tuple[str, str, float, float]]], markdown: bool) -> str:
@@ -196,6 +213,10 @@ def report(results: list[list[tuple[str, str, float, float]]], markdown: bool) -
             mark = "" if ratio <= targets[kind] else " **missed**"
             cells.append(f"{ours:,.0f} ({ratio:.2f}x{mark})")
         lines.append(f"| {name} | ≤ {targets[kind]}x | {sdk:,.0f} | " + " | ".join(cells) + " |")
+    for title, config in zip((title for title, _, _ in CONFIGS), results, strict=True):
+        creates = {name: ours for name, _, _, ours in config if name.startswith("create in a folder of")}
+        small, large = creates["create in a folder of 10 files"], creates["create in a folder of 10,000 files"]
+        lines.append(f"{title}: create in a folder of 10,000 files / of 10 files = {large / small:.2f} (target ≤ 1.2)")
     out = "\n".join(lines)
     return out if markdown else out.replace("|", " ").replace("---:", "").replace("---", "").replace("**", "")
 
