@@ -28,6 +28,7 @@ from sandbox.commands import (
     Content,
     Operation,
     Reply,
+    View,
     canonicalize_command,
     operation_paths,
     parse_command,
@@ -260,6 +261,8 @@ class Sandbox:
             call.verdict = "redact"
         if effect.written is not None and effect.failure is None:
             call.content_digest = self._digest(effect.written.encode("utf-8"))
+        if isinstance(effect.op, View):
+            return  # a read changes nothing: its one record is its outcome, written before the answer is returned
         # Write-ahead: the sink records the intent before storage is touched; if it
         # raises, the call is refused like any other failure.
         self._record_intent(call.decision)

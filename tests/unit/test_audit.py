@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from sandbox import Sandbox, load_policy
+from sandbox import Sandbox, canonicalize, load_policy
 from sandbox.audit import AuditLog, line_hash, rotated_segments
+from sandbox.audit.records import AuditError
 from sandbox.audit.verify import AuditUnreadable, verify
-from sandbox.decision import CallContext
+from sandbox.decision import CallContext, Decision, ListAuditSink
 from sandbox.storage import InMemoryStorage, LocalStorage
 from tests.secrets_corpus import SECRET_MAKERS
 
@@ -88,6 +89,39 @@ class TestRecords:
             box.execute({"command": "view", "path": "/etc"})
         events = [(r["event"], r.get("command")) for r in map(json.loads, lines(tmp_path / "a.jsonl"))]
         assert events[:3] == [("intent", "create"), ("outcome", "create"), ("outcome", "view")]
+
+    def test_read_leaves_one_record(self, tmp_path: Path) -> None:
+        """A view, which changes nothing, leaves one record (its outcome, written before the answer is
+        returned), also when it reveals a redacted secret; a write leaves two."""
+        with AuditLog.open(tmp_path / "a.jsonl") as audit:
+            storage = InMemoryStorage()
+            storage.create(canonicalize("/memories/k.md"), b"token ghp_" + b"aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW11ySowm\n")
+            box = Sandbox(policy=load_policy("default"), storage=storage, audit=audit)
+            box.execute({"command": "view", "path": "/memories/k.md"})
+            box.execute({"command": "view", "path": "/memories"})
+            box.execute({"command": "create", "path": "/memories/a.md", "file_text": "x"})
+        records = [r for r in map(json.loads, lines(tmp_path / "a.jsonl")) if r["event"] in ("intent", "outcome")]
+        assert [(r["event"], r["command"]) for r in records] == [
+            ("outcome", "view"),
+            ("outcome", "view"),
+            ("intent", "create"),
+            ("outcome", "create"),
+        ]
+        assert records[0]["decision"] == "redact" and records[0]["rules"] == ["secret.github-pat"]
+
+    def test_read_unrecorded_reveals_nothing(self) -> None:
+        """A read whose one record cannot be written answers with an error, not with what it read."""
+
+        class LosesOutcomes(ListAuditSink):
+            def outcome(self, decision: Decision) -> None:
+                raise AuditError("Error: The audit log is full; the call was refused.")
+
+        storage = InMemoryStorage()
+        storage.create(canonicalize("/memories/k.md"), b"the plan is in the blue folder\n")
+        result = Sandbox(policy=load_policy("default"), storage=storage, audit=LosesOutcomes()).execute(
+            {"command": "view", "path": "/memories/k.md"}
+        )
+        assert result.is_error and "blue folder" not in str(result.content) and "audit record" in str(result.content)
 
     def test_identifiers_and_policy_switches(self, tmp_path: Path) -> None:
         """Identifiers the application gives are recorded unless the policy says not to."""
