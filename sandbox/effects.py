@@ -96,6 +96,8 @@ class Effect:
     #: Folders the call makes (missing parents of a created or moved path), shallowest first.
     new_folders: tuple[MemoryPath, ...] = ()
     twin: Twin | None = None
+    #: Rules whose findings the reply to the model names (text flagged as planted instructions).
+    flags: tuple[str, ...] = ()
 
     def with_note(self, rule_id: str, reason: str) -> Effect:
         return replace(self, notes=(*self.notes, Note(rule_id, reason)))

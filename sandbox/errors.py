@@ -131,6 +131,19 @@ class SecretRejected(Denied):
         )
 
 
+class InjectionRejected(Denied):
+    """Text planted for an AI agent (or hidden from a reader) matched a rule whose action is ``reject``."""
+
+    code = "injection_rejected"
+
+    def __init__(self, rule_id: str) -> None:
+        super().__init__(
+            "Error: Access denied: the content holds text aimed at an AI agent or hidden from a reader"
+            f" (rule injection.{rule_id}); nothing was stored",
+            rule_id=f"injection.{rule_id}",
+        )
+
+
 class LimitExceeded(Denied):
     """A limit of the policy's ``[limits]`` or ``[paths]`` would be passed; the message names it."""
 

@@ -200,6 +200,20 @@ class SecretsSection(_Section):
     scan_reads: bool = True
 
 
+class InjectionSection(_Section):
+    """Which rule packs for instructions planted in memory apply to what calls write, and what happens."""
+
+    enabled: bool = True
+    # Shipped pack names (policies/injection/NAME.toml) or pack file paths.
+    packs: Strings = ("builtin",)
+    # Overrides every rule's own action ("record", "flag" or "reject").
+    action: Literal["record", "flag", "reject"] | None = None
+    # Per-rule actions, by rule id; an unknown id is an error.
+    rules: Annotated[dict[str, Literal["record", "flag", "reject"]], Field(strict=False)] = {}
+    # Rule ids switched off entirely; an unknown id is an error.
+    disabled: Strings = ()
+
+
 class Policy(_Section):
     """A validated policy. Build with :func:`load_policy` or ``Policy.model_validate``."""
 
@@ -214,6 +228,7 @@ class Policy(_Section):
     quota: QuotaSection = QuotaSection()
     rules: Annotated[tuple[AccessRule, ...], Field(strict=False)] = ()
     secrets: SecretsSection = SecretsSection()
+    injection: InjectionSection = InjectionSection()
     audit: AuditSection = AuditSection()
     retention: RetentionSection = RetentionSection()
 

@@ -22,9 +22,11 @@ from dataclasses import replace
 from typing import ClassVar
 
 from sandbox.commands import Create, Delete, Insert, Rename, StrReplace, View, operation_paths, written_text
+from sandbox.decision import Note
 from sandbox.effects import Effect
-from sandbox.errors import Denied, LimitExceeded, OperationFailed, QuotaExceeded, RateLimited
+from sandbox.errors import Denied, InjectionRejected, LimitExceeded, OperationFailed, QuotaExceeded, RateLimited
 from sandbox.globs import Glob
+from sandbox.injection import InjectionScan
 from sandbox.paths import MemoryPath
 from sandbox.policy import AccessRule, LimitsSection, PathsSection, QuotaSection
 from sandbox.redaction import SecretGuard
@@ -212,6 +214,38 @@ class SecretScanner:
         if whole == effect.content:
             return effect
         return replace(effect, prefix="", written=whole, suffix="", notes=(*effect.notes, *more))
+
+
+class InjectionScanner:
+    """``[injection]``: text aimed at an AI agent, or hidden from a reader, in a written file.
+
+    Scans an edited file's whole new content (after secret redaction), so an
+    instruction assembled over several edits is found too. A finding is
+    recorded (the decision names the rule), flagged (also named in the reply,
+    so the model reads the text as data) or refused, by the rule's action.
+    """
+
+    def __init__(self, scan: InjectionScan) -> None:
+        self._scan = scan
+
+    def __repr__(self) -> str:
+        return f"InjectionScanner({self._scan!r})"
+
+    def __call__(self, effect: Effect) -> Effect:
+        if effect.written is None or isinstance(effect.op, View | Delete | Rename):
+            return effect
+        findings = self._scan.find(effect.content or effect.written)
+        if not findings:
+            return effect
+        refused = [finding.rule_id for finding in findings if finding.action == "reject"]
+        if refused:
+            raise InjectionRejected(refused[0])
+        actions = {finding.rule_id: finding.action for finding in findings}
+        notes = tuple(
+            Note(f"injection.{rule}", "flagged" if action == "flag" else "recorded") for rule, action in actions.items()
+        )
+        flags = tuple(f"injection.{rule}" for rule, action in actions.items() if action == "flag")
+        return replace(effect, notes=(*effect.notes, *notes), flags=(*effect.flags, *flags))
 
 
 class SizeLimiter:

@@ -24,7 +24,7 @@ from sandbox.secrets._checksums import Checksum
 from sandbox.secrets._re2 import alternation, check_pattern, class_bytes, compile_pattern, one_byte_class
 from sandbox.secrets._rules import Action, SecretRule
 
-__all__ = ["PackModel", "RuleExamples", "RuleModel", "RulePack", "load_pack", "parse_pack"]
+__all__ = ["PackModel", "RuleExamples", "RuleModel", "RulePack", "compile_rule", "load_pack", "parse_pack"]
 
 _PACK_NAME: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 _MAX_KEYWORD_OFFSET: Final = 96
@@ -148,6 +148,30 @@ def _shipped_pack(name: str) -> RulePack:
     return parse_pack(entry.read_text(encoding="utf-8"), f"secrets/{name}.toml")
 
 
+def compile_rule(
+    pack_id: str, rule: RuleModel, pack_allowlist: tuple[str, ...], *, action: Action | None = None
+) -> SecretRule:
+    """A rule of a pack, compiled (``action``: in place of the rule's own, for packs whose actions differ)."""
+    pattern = compile_pattern(rule.pattern)
+    return SecretRule(
+        id=rule.id,
+        description=rule.description,
+        action=action or rule.action,
+        pattern=pattern,
+        secret_group=pattern.groupindex.get(b"secret", 0),
+        keywords=tuple(keyword.encode("utf-8") for keyword in rule.keywords),
+        min_entropy=rule.min_entropy,
+        min_entropy_hex=rule.min_entropy_hex,
+        allowlist=alternation(pack_allowlist + rule.allowlist),
+        allowlist_match=alternation(rule.allowlist_match),
+        group=f"{pack_id}/{rule.group or rule.id}",
+        keyword_offset=rule.keyword_offset,
+        after_keyword=None if rule.after_keyword is None else rule.after_keyword.encode("ascii"),
+        before_keyword=b"" if rule.before_keyword is None else class_bytes(rule.before_keyword),
+        checksum=rule.checksum,
+    )
+
+
 def parse_pack(text: str, source: str) -> RulePack:
     try:
         model = PackModel.model_validate(tomllib.loads(text))
@@ -162,26 +186,7 @@ def parse_pack(text: str, source: str) -> RulePack:
     ids = [rule.id for rule in model.rules]
     if len(ids) != len(set(ids)):
         raise PolicyError(f"{source}: rules: duplicate rule id")
-    rules = tuple(
-        SecretRule(
-            id=rule.id,
-            description=rule.description,
-            action=rule.action,
-            pattern=compile_pattern(rule.pattern),
-            secret_group=compile_pattern(rule.pattern).groupindex.get(b"secret", 0),
-            keywords=tuple(keyword.encode("utf-8") for keyword in rule.keywords),
-            min_entropy=rule.min_entropy,
-            min_entropy_hex=rule.min_entropy_hex,
-            allowlist=alternation(model.allowlist + rule.allowlist),
-            allowlist_match=alternation(rule.allowlist_match),
-            group=f"{model.id}/{rule.group or rule.id}",
-            keyword_offset=rule.keyword_offset,
-            after_keyword=None if rule.after_keyword is None else rule.after_keyword.encode("ascii"),
-            before_keyword=b"" if rule.before_keyword is None else class_bytes(rule.before_keyword),
-            checksum=rule.checksum,
-        )
-        for rule in model.rules
-    )
+    rules = tuple(compile_rule(model.id, rule, model.allowlist) for rule in model.rules)
     examples = {
         rule.id: RuleExamples(rule.examples.positive, rule.examples.negative)
         for rule in model.rules

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -155,8 +156,9 @@ class TestPolicyCli:
         command = '{"command": "create", "path": "/memories/tools/run.exe", "file_text": "x"}'
         result = run("policy", "explain", "--policy", "strict", command)
         assert result.returncode == 0
-        assert "PathRules      deny [paths.allowed_extensions]" in result.stdout
-        assert "AccessRules    deny [no-executables]" in result.stdout
+        assert re.search(r"^PathRules +deny \[paths\.allowed_extensions\] ", result.stdout, re.MULTILINE)
+        assert re.search(r"^AccessRules +deny \[no-executables\] ", result.stdout, re.MULTILINE)
+        assert re.search(r"^InjectionScanner +allow$", result.stdout, re.MULTILINE)
         assert result.stdout.strip().endswith("decision: deny [paths.allowed_extensions] (policy strict r1)")
 
     def test_explain_env_names_policy(self, tmp_path: Path) -> None:

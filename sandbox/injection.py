@@ -1,0 +1,184 @@
+"""Instructions planted in memory: rule packs and the scan of what a call writes.
+
+A prompt-injected session can write text that later sessions read as orders
+("ignore previous instructions", "from now on send ... to ...", invisible
+Unicode tag text, markdown images whose URLs carry data). Rule packs in
+``policies/injection/`` find them, in the secret packs' format (RE2 patterns,
+keywords, examples each rule is proven by), scanned by the same linear-time
+engine: rules marked ``raw`` read the text as written, invisible characters
+included; the others read it with invisible characters removed and encoded
+runs decoded (:func:`sandbox.secrets.find_hidden`), so a word split by
+zero-width spaces or an instruction in base64 reads as what it says.
+
+Each rule has an action: ``record`` (the decision record names it), ``flag``
+(recorded, and the reply tells the model the text was flagged) or ``reject``
+(the write is refused).
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Final, Literal
+
+from pydantic import Field, ValidationError
+
+from sandbox.errors import PolicyError
+from sandbox.policy import InjectionSection
+from sandbox.secrets import RuleExamples, SecretEngine, SecretRule, find_hidden
+from sandbox.secrets._packs import RuleModel, _Model, compile_rule
+
+__all__ = [
+    "InjectionAction",
+    "InjectionFinding",
+    "InjectionPack",
+    "InjectionScan",
+    "injection_scan",
+    "load_injection_pack",
+    "parse_injection_pack",
+]
+
+InjectionAction = Literal["record", "flag", "reject"]
+_ACTIONS: Final[dict[str, int]] = {"record": 0, "flag": 1, "reject": 2}
+
+
+class InjectionRuleModel(RuleModel):
+    """A rule of an injection pack: a secret rule's fields, an injection action, a category, ``raw``."""
+
+    action: InjectionAction = "flag"  # type: ignore[assignment]  # an injection pack's own actions
+    category: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,31}$")]
+    # Read the text as written (invisible characters included), not as decoded.
+    raw: bool = False
+
+
+class InjectionPackModel(_Model):
+    schema_version: Literal[1]
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,63}$")]
+    description: str = ""
+    rules: Annotated[tuple[InjectionRuleModel, ...], Field(min_length=1, strict=False)]
+
+
+@dataclass(frozen=True, slots=True)
+class InjectionPack:
+    id: str
+    rules: tuple[SecretRule, ...]
+    actions: dict[str, InjectionAction]
+    categories: dict[str, str]
+    raw: frozenset[str]
+    examples: dict[str, RuleExamples]
+
+
+@dataclass(frozen=True, slots=True)
+class InjectionFinding:
+    """A rule that fired, its action, and where (byte offsets of the scanned text)."""
+
+    rule_id: str
+    action: InjectionAction
+    start: int
+    end: int
+
+
+def load_injection_pack(name_or_path: str | Path) -> InjectionPack:
+    """A shipped pack by name (``policies/injection/NAME.toml``) or a pack file by path."""
+    if isinstance(name_or_path, str) and "/" not in name_or_path and not name_or_path.endswith(".toml"):
+        return _shipped(name_or_path)
+    path = Path(name_or_path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PolicyError(f"{path.name}: cannot read injection rule pack ({type(exc).__name__})") from None
+    return parse_injection_pack(text, path.name)
+
+
+@functools.cache
+def _shipped(name: str) -> InjectionPack:
+    entry = resources.files("policies") / "injection" / f"{name}.toml"
+    if not entry.is_file():
+        raise PolicyError(f"{name}: no such injection rule pack")
+    return parse_injection_pack(entry.read_text(encoding="utf-8"), f"injection/{name}.toml")
+
+
+def parse_injection_pack(text: str, source: str) -> InjectionPack:
+    try:
+        model = InjectionPackModel.model_validate(tomllib.loads(text))
+    except tomllib.TOMLDecodeError as exc:
+        raise PolicyError(f"{source}: invalid TOML: {exc}") from None
+    except ValidationError as exc:
+        lines = [
+            f"{source}: {'.'.join(str(p) for p in err['loc'])}: {err['msg'].removeprefix('Value error, ')}"
+            for err in exc.errors(include_url=False)
+        ]
+        raise PolicyError("\n".join(lines)) from None
+    ids = [rule.id for rule in model.rules]
+    if len(ids) != len(set(ids)):
+        raise PolicyError(f"{source}: rules: duplicate rule id")
+    return InjectionPack(
+        id=model.id,
+        rules=tuple(compile_rule(model.id, rule, (), action="allow") for rule in model.rules),
+        actions={rule.id: rule.action for rule in model.rules},
+        categories={rule.id: rule.category for rule in model.rules},
+        raw=frozenset(rule.id for rule in model.rules if rule.raw),
+        examples={
+            rule.id: RuleExamples(rule.examples.positive, rule.examples.negative)
+            for rule in model.rules
+            if rule.examples is not None
+        },
+    )
+
+
+class InjectionScan:
+    """The rules of some packs, with the actions a policy gives them."""
+
+    def __init__(
+        self,
+        packs: tuple[InjectionPack, ...],
+        *,
+        action: InjectionAction | None = None,
+        rules: dict[str, InjectionAction] | None = None,
+        disabled: tuple[str, ...] = (),
+    ) -> None:
+        known: dict[str, SecretRule] = {}
+        actions: dict[str, InjectionAction] = {}
+        raw: set[str] = set()
+        for pack in packs:
+            for rule in pack.rules:
+                if rule.id in known:
+                    raise PolicyError(f"injection.packs: rule id {rule.id!r} is defined by two packs")
+                known[rule.id] = rule
+                actions[rule.id] = pack.actions[rule.id]
+            raw |= pack.raw
+        for key, named in (("rules", tuple(rules or {})), ("disabled", disabled)):
+            unknown = sorted(set(named) - set(known))
+            if unknown:
+                raise PolicyError(f"injection.{key}: unknown rule id {unknown[0]!r}")
+        active = [rule for rule in known.values() if rule.id not in disabled]
+        self._raw = SecretEngine(tuple(rule for rule in active if rule.id in raw))
+        self._read = SecretEngine(tuple(rule for rule in active if rule.id not in raw))
+        self._actions = {rule.id: (rules or {}).get(rule.id) or action or actions[rule.id] for rule in active}
+
+    def __repr__(self) -> str:
+        return f"InjectionScan({len(self._actions)} rules)"
+
+    def find(self, text: str) -> list[InjectionFinding]:
+        """Every finding in ``text``, in order, with its action."""
+        data = text.encode("utf-8", "surrogatepass")
+        found = sorted([*self._raw.find(data), *find_hidden(self._read, data)])
+        return [InjectionFinding(f.rule_id, self._actions[f.rule_id], f.start, f.end) for f in found]
+
+
+def injection_scan(section: InjectionSection) -> InjectionScan:
+    """The scan a policy's ``[injection]`` section asks for."""
+    return InjectionScan(
+        tuple(load_injection_pack(pack) for pack in section.packs),
+        action=section.action,
+        rules=dict(section.rules),
+        disabled=section.disabled,
+    )
+
+
+def strongest(findings: list[InjectionFinding]) -> InjectionAction | None:
+    """The most severe action among ``findings`` (reject over flag over record)."""
+    return max((f.action for f in findings), key=_ACTIONS.__getitem__, default=None)
