@@ -18,18 +18,17 @@ Each rule has an action: ``record`` (the decision record names it), ``flag``
 from __future__ import annotations
 
 import functools
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Final, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from sandbox.errors import PolicyError
 from sandbox.policy import InjectionSection
 from sandbox.secrets import RuleExamples, SecretEngine, SecretRule, find_hidden
-from sandbox.secrets._packs import RuleModel, _Model, compile_rule
+from sandbox.secrets._packs import RuleModel, _Model, compile_rule, validated
 
 __all__ = [
     "InjectionAction",
@@ -102,19 +101,7 @@ def _shipped(name: str) -> InjectionPack:
 
 
 def parse_injection_pack(text: str, source: str) -> InjectionPack:
-    try:
-        model = InjectionPackModel.model_validate(tomllib.loads(text))
-    except tomllib.TOMLDecodeError as exc:
-        raise PolicyError(f"{source}: invalid TOML: {exc}") from None
-    except ValidationError as exc:
-        lines = [
-            f"{source}: {'.'.join(str(p) for p in err['loc'])}: {err['msg'].removeprefix('Value error, ')}"
-            for err in exc.errors(include_url=False)
-        ]
-        raise PolicyError("\n".join(lines)) from None
-    ids = [rule.id for rule in model.rules]
-    if len(ids) != len(set(ids)):
-        raise PolicyError(f"{source}: rules: duplicate rule id")
+    model = validated(InjectionPackModel, text, source)
     return InjectionPack(
         id=model.id,
         rules=tuple(compile_rule(model.id, rule, (), action="allow") for rule in model.rules),

@@ -15,7 +15,7 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Final, Literal
+from typing import Annotated, Final, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -24,7 +24,16 @@ from sandbox.secrets._checksums import Checksum
 from sandbox.secrets._re2 import alternation, check_pattern, class_bytes, compile_pattern, one_byte_class
 from sandbox.secrets._rules import Action, SecretRule
 
-__all__ = ["PackModel", "RuleExamples", "RuleModel", "RulePack", "compile_rule", "load_pack", "parse_pack"]
+__all__ = [
+    "PackModel",
+    "RuleExamples",
+    "RuleModel",
+    "RulePack",
+    "compile_rule",
+    "load_pack",
+    "parse_pack",
+    "validated",
+]
 
 _PACK_NAME: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 _MAX_KEYWORD_OFFSET: Final = 96
@@ -172,9 +181,13 @@ def compile_rule(
     )
 
 
-def parse_pack(text: str, source: str) -> RulePack:
+_PackT = TypeVar("_PackT", bound=BaseModel)
+
+
+def validated(model: type[_PackT], text: str, source: str) -> _PackT:
+    """A pack's TOML validated as ``model``, with unique rule ids; PolicyError naming each wrong field."""
     try:
-        model = PackModel.model_validate(tomllib.loads(text))
+        pack = model.model_validate(tomllib.loads(text))
     except tomllib.TOMLDecodeError as exc:
         raise PolicyError(f"{source}: invalid TOML: {exc}") from None
     except ValidationError as exc:
@@ -183,9 +196,14 @@ def parse_pack(text: str, source: str) -> RulePack:
             for err in exc.errors(include_url=False)
         ]
         raise PolicyError("\n".join(lines)) from None
-    ids = [rule.id for rule in model.rules]
+    ids = [rule.id for rule in getattr(pack, "rules", ())]
     if len(ids) != len(set(ids)):
         raise PolicyError(f"{source}: rules: duplicate rule id")
+    return pack
+
+
+def parse_pack(text: str, source: str) -> RulePack:
+    model = validated(PackModel, text, source)
     rules = tuple(compile_rule(model.id, rule, model.allowlist) for rule in model.rules)
     examples = {
         rule.id: RuleExamples(rule.examples.positive, rule.examples.negative)
