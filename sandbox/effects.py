@@ -24,7 +24,7 @@ from typing import Final, Literal, Protocol
 
 from sandbox.commands import Create, Delete, Insert, Operation, Rename, StrReplace, View, written_text
 from sandbox.decision import CallContext, Note
-from sandbox.errors import FileTooLarge, NotADirectory, NotAFile, NotFound, OperationFailed
+from sandbox.errors import FileTooLarge, NotADirectory, NotAFile, NotFound, OperationFailed, PathDenied
 from sandbox.names import case_key, look_alike, lookalike_key
 from sandbox.paths import MemoryPath
 from sandbox.storage.base import Entry, Reader, Tree, Usage
@@ -152,7 +152,7 @@ def plan(
         if isinstance(op, View):
             return _view(effect, op, reader, lens, max_read_bytes)
         if isinstance(op, Create):
-            return _create(effect, op, reader)
+            return _create(effect, op, reader, lens)
         if isinstance(op, StrReplace):
             return _str_replace(effect, op, reader, lens, max_read_bytes)
         if isinstance(op, Insert):
@@ -268,10 +268,10 @@ def _insert(effect: Effect, op: Insert, reader: Reader, lens: Lens, max_bytes: i
     return replace(effect, prefix="".join(f"{line}\n" for line in head), suffix="".join(f"{line}\n" for line in tail))
 
 
-def _create(effect: Effect, op: Create, reader: Reader) -> Effect:
+def _create(effect: Effect, op: Create, reader: Reader, lens: Lens) -> Effect:
     folders = _destination(reader, op.path, OperationFailed(f"Error: File {op.path} already exists"))
     top = folders[0] if folders else op.path
-    return replace(effect, new_folders=folders, twin=_twin(reader, top, leaving=None))
+    return replace(effect, new_folders=folders, twin=_twin(reader, lens, top, leaving=None))
 
 
 def _destination(reader: Reader, path: MemoryPath, exists: OperationFailed) -> tuple[MemoryPath, ...]:
@@ -318,7 +318,7 @@ def _rename(effect: Effect, op: Rename, reader: Reader, lens: Lens) -> Effect:
         entry=entry,
         tree=reader.tree(op.old_path),
         new_folders=folders,
-        twin=_twin(reader, top, leaving=leaving),
+        twin=_twin(reader, lens, top, leaving=leaving),
     )
 
 
@@ -339,8 +339,9 @@ def _missing_folders(reader: Reader, folder: MemoryPath) -> tuple[MemoryPath, ..
     return tuple(reversed(missing))
 
 
-def _twin(reader: Reader, path: MemoryPath, *, leaving: str | None) -> Twin | None:
-    """An existing sibling of ``path`` (other than ``leaving``) whose name folds like its name.
+def _twin(reader: Reader, lens: Lens, path: MemoryPath, *, leaving: str | None) -> Twin | None:
+    """An existing sibling of ``path`` (other than ``leaving``), that the caller may see, whose name
+    folds like its name (a refusal naming a hidden sibling would reveal it).
 
     Names that fold alike by case look alike too, so the siblings under the
     name's look-alike key are all the candidates: an adapter that indexes its
@@ -357,13 +358,21 @@ def _twin(reader: Reader, path: MemoryPath, *, leaving: str | None) -> Twin | No
     folded = case_key(path.name)
     lookalike: Twin | None = None
     for name in sorted(candidates):
-        if name in (path.name, leaving):
+        if name in (path.name, leaving) or not _shown(lens, path.parent, name):
             continue
         if case_key(name) == folded:
             return Twin(path, name, "case")
         if lookalike is None and look_alike(path.name, name):
             lookalike = Twin(path, name, "lookalike")
     return lookalike
+
+
+def _shown(lens: Lens, folder: MemoryPath, name: str) -> bool:
+    """Whether the caller may see the entry ``name`` in ``folder`` (a name no path can spell is not hidden by rules)."""
+    try:
+        return lens.shows(folder.child(name))
+    except PathDenied:
+        return True
 
 
 def _occurrence_lines(text: str, needle: str) -> str:

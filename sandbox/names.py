@@ -20,6 +20,8 @@ import json
 import unicodedata
 from importlib import resources
 
+from sandbox.paths import INVISIBLE_MARKS
+
 __all__ = ["case_key", "look_alike", "lookalike_key"]
 
 
@@ -30,13 +32,22 @@ def case_key(name: str) -> str:
 
 def lookalike_key(name: str) -> str:
     """The key of how a name looks (TR39's skeleton, case folded): look-alikes of ASCII characters made
-    ASCII, marks kept (``café`` and ``cafe`` are told apart by their accent)."""
+    ASCII, marks kept (``café`` and ``cafe`` are told apart by their accent), invisible marks dropped.
+
+    Look-alikes are mapped before normalising and case folding as well as after: both can turn one
+    into a letter that looks like another (Greek lunate sigma U+03F2, which looks like ``c``, becomes
+    a final sigma under NFKC and folds to a sigma, which looks like ``o``).
+    """
     folded = case_key(name)
     if folded.isascii():
         return folded
     table = _ascii_lookalikes()
-    decomposed = unicodedata.normalize("NFD", folded)
-    return "".join(table.get(char, char) for char in decomposed)
+
+    def mapped(text: str) -> str:
+        return "".join(table.get(char, char) for char in unicodedata.normalize("NFD", text))
+
+    visible = "".join(char for char in name if char not in INVISIBLE_MARKS)
+    return mapped(mapped(unicodedata.normalize("NFKC", mapped(visible))).casefold())
 
 
 def look_alike(one: str, other: str) -> bool:
@@ -58,4 +69,11 @@ def _ascii_lookalikes() -> dict[str, str]:
         ascii_forms = sorted(e["c"] for e in entries if len(e["c"]) == 1 and e["c"].isascii() and e["c"].isprintable())
         if ascii_forms:
             table[char] = ascii_forms[0].casefold()
+    # The data lists some look-alikes only under the ASCII character they look like.
+    for char, entries in sorted(data.items()):
+        if len(char) == 1 and char.isascii() and char.isprintable():
+            for entry in entries:
+                other = entry["c"]
+                if len(other) == 1 and not other.isascii():
+                    table.setdefault(other, char.casefold())
     return table

@@ -61,6 +61,16 @@ _LOOKALIKES: Final = frozenset(
 _NFKC_DANGEROUS: Final = frozenset("./\\:%")
 _REFUSED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _COMBINING: Final = frozenset({"Mn", "Mc", "Me"})
+# Invisible characters of other categories than Cf (Unicode's default-ignorable marks and fillers):
+# the combining grapheme joiner, Hangul and halfwidth fillers, Khmer inherent vowels, Mongolian and
+# other variation selectors. A variation selector right after a symbol (an emoji's presentation) is
+# accepted; anywhere else they make two different names look the same.
+_VARIATION_SELECTORS: Final = frozenset(
+    [chr(c) for c in range(0xFE00, 0xFE10)] + [chr(c) for c in range(0xE0100, 0xE01F0)]
+)
+INVISIBLE_MARKS: Final = _VARIATION_SELECTORS | frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0"
+)
 
 # Windows device names, refused with any extension ("nul.txt", "COM1.md").
 _DEVICE_NAMES: Final = frozenset(
@@ -278,7 +288,11 @@ def _check_marks(name: str) -> None:
     """Refuse combining marks that make a name look like a path: an overlay (a long solidus drawn
     through a letter, ``..\u0338etc``), or any mark on a dot or a character that folds to one."""
     previous = ""
-    for char in name:
+    for index, char in enumerate(name):
+        if char in INVISIBLE_MARKS and not (
+            char in _VARIATION_SELECTORS and index and unicodedata.category(name[index - 1]) == "So"
+        ):
+            raise PathDenied("invisible_character", "the path holds an invisible or control character")
         if unicodedata.combining(char) == 1 or (
             unicodedata.category(char) in _COMBINING and not _NFKC_DANGEROUS.isdisjoint(previous)
         ):

@@ -131,6 +131,7 @@ class LocalStorage(WriteShortcuts):
         self._root_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
             self._state_fd = self._open_state()
+            self._pid = os.getpid()
             with self._locked(recount=True):
                 pass
         except BaseException:
@@ -432,6 +433,8 @@ class LocalStorage(WriteShortcuts):
     def _locked(self, *, recount: bool = False) -> Iterator[_Session]:
         """Hold the store's write lock; keep the shared usage figure right around the session."""
         with self._thread_lock:
+            if self._pid != os.getpid():
+                self._forked()
             fcntl.flock(self._state_fd, fcntl.LOCK_EX)
             try:
                 usage, clean, generation = self._read_state()
@@ -463,6 +466,17 @@ class LocalStorage(WriteShortcuts):
                 self._write_state(tally, clean=clean, generation=generation)
             finally:
                 fcntl.flock(self._state_fd, fcntl.LOCK_UN)
+
+    def _forked(self) -> None:
+        """In a child process: lock on a state file description of its own.
+
+        A descriptor inherited across ``fork`` shares its open file description, and so its
+        ``flock``, with the parent's: the two processes would not exclude each other.
+        """
+        inherited, self._state_fd = self._state_fd, self._open_state()
+        os.close(inherited)
+        self._keys.clear()
+        self._pid = os.getpid()
 
     def _read_state(self) -> tuple[Usage, bool, int | None]:
         """The shared usage figure, whether it can be trusted (a clean, well-formed record), and the

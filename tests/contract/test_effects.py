@@ -161,6 +161,18 @@ class TestNoOracle:
         assert storage.stat(canonicalize("/memories/private/none.md")) is None
         assert storage.read(canonicalize("/memories/open.md")) == b"open\n"
 
+    def test_a_twin_of_a_hidden_name_does_not_reveal_it(self, storage: StorageAdapter) -> None:
+        """A case or look-alike twin of a hidden folder answers as a twin of nothing: the refusal
+        named the hidden sibling (/memories/HR differs only in case from /memories/hr)."""
+        hide = '[[rules]]\nid = "hr"\neffect = "deny"\npaths = ["/memories/hr/**", "/memories/hr"]\n'
+        storage.create(canonicalize("/memories/hr/salaries.md"), b"x\n")
+        call = caller(make(policy(hide), storage))
+        first = call(command="create", path="/memories/HR/x.md", file_text="x\n")
+        assert first == (False, "File created successfully at: /memories/HR/x.md"), first
+        # A look-alike of both is refused for the visible one only.
+        is_error, text = call(command="create", path="/memories/h\u0433/x.md", file_text="x\n")
+        assert is_error and "/memories/HR" in text and "/memories/hr" not in text, text
+
 
 class TestAccessRulesOnEffects:
     RULE = (

@@ -11,6 +11,7 @@ store's back, and rows written before the index existed.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import uuid
 from collections.abc import Callable, Iterator
@@ -84,6 +85,23 @@ def test_index_follows_every_change(storage: StorageAdapter) -> None:
     assert refused(call(command="rename", old_path="/memories/A.md", new_path="/memories/Moved"))
 
 
+@pytest.mark.parametrize(
+    ("existing", "twin"),
+    [
+        ("cat.md", "\u03f2at.md"),  # Greek lunate sigma: NFKC and case folding made it look like an o
+        ("bob.md", "\u042cob.md"),  # Cyrillic soft sign, listed only under the letter it looks like
+        ("log.md", "\u04c0og.md"),  # Cyrillic palochka
+        ("\u2764.md", "\u2764\ufe0f.md"),  # the same emoji in its emoji presentation
+    ],
+)
+def test_look_alikes_the_data_lists_either_way(storage: StorageAdapter, existing: str, twin: str) -> None:
+    """Look-alikes the confusables data lists under either character, or that normalising or case
+    folding turns into another letter's look-alike, are twins."""
+    call = caller(storage)
+    assert not call(command="create", path=f"/memories/{existing}", file_text="x")[0]
+    assert refused(call(command="create", path=f"/memories/{twin}", file_text="x"))
+
+
 def _count_listings(storage: StorageAdapter, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A counter of folder listings the store makes from now on."""
     listings = [0]
@@ -155,6 +173,33 @@ class TestLocalKeysNeverStale:
             (tmp_path / "s" / "sub" / "planted.md").write_text("x")
             assert not call(command="delete", path="/memories/sub/a.md")[0]
             assert refused(call(command="create", path="/memories/sub/PLANTED.md", file_text="x"))
+
+    def test_forked_store_object_takes_its_own_lock(self, tmp_path: Path) -> None:
+        """A store object inherited across fork locks on a description of its own: while the child
+        holds the store's lock the parent cannot take it (before, both held it at once, and the
+        parent kept keys that missed the child's write)."""
+        with LocalStorage(tmp_path / "s", durability="none") as store:
+            caller(store)(command="create", path="/memories/a.md", file_text="x")
+            entered, release = os.pipe(), os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child: hold the lock until the parent has looked
+                code = 1
+                try:
+                    with store.writing():
+                        os.write(entered[1], b"in")
+                        os.read(release[0], 1)
+                    code = 0
+                finally:
+                    os._exit(code)
+            try:
+                assert os.read(entered[0], 2) == b"in"
+                with pytest.raises(BlockingIOError):
+                    fcntl.flock(store._state_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            finally:
+                os.write(release[1], b"x")
+                assert os.waitpid(pid, 0)[1] == 0
+            for fd in (*entered, *release):
+                os.close(fd)
 
     def test_failed_session_drops_the_keys(self, tmp_path: Path) -> None:
         """A session that fails in the backend leaves nothing kept: the next one lists again."""

@@ -87,6 +87,13 @@ ATTACKS: list[tuple[str, str, str]] = [
     ("invisible", "/memories/priv\ue000.md", "invisible_character"),
     ("invisible", "/memories/unassigned\U000e0080.md", "invisible_character"),
     ("invisible", "/memories/%e2%80%8b.md", "invisible_character"),
+    # default-ignorable marks and fillers of other categories: a grapheme joiner, variation
+    # selectors not after a symbol, Hangul fillers (each rendered as nothing)
+    ("invisible", "/memories/notes\u034f.md", "invisible_character"),
+    ("invisible", "/memories/notes\ufe0f.md", "invisible_character"),
+    ("invisible", "/memories/notes\U000e0100.md", "invisible_character"),
+    ("invisible", "/memories/note\u3164s.md", "invisible_character"),
+    ("invisible", "/memories/\u2764\ufe0f\ufe0f.md", "invisible_character"),
     # backslash, drive letters and UNC forms
     ("backslash", "/memories\\..\\..\\etc", "reserved_character"),
     ("backslash", "/memories/..\\x", "reserved_character"),
@@ -221,6 +228,7 @@ BENIGN: list[tuple[str, str]] = [
     ("/memories/CONTRIBUTING.md", "/memories/CONTRIBUTING.md"),
     ("/memories/console.md", "/memories/console.md"),
     ("/memories/" + "a" * 255, "/memories/" + "a" * 255),
+    ("/memories/\u2764\ufe0f.md", "/memories/\u2764\ufe0f.md"),  # an emoji in its emoji presentation
 ]
 
 
