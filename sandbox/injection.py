@@ -18,6 +18,7 @@ Each rule has an action: ``record`` (the decision record names it), ``flag``
 from __future__ import annotations
 
 import functools
+import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -28,6 +29,7 @@ from pydantic import Field
 from sandbox.errors import PolicyError
 from sandbox.policy import InjectionSection
 from sandbox.secrets import RuleExamples, SecretEngine, SecretRule, find_hidden
+from sandbox.secrets._hidden import INVISIBLE
 from sandbox.secrets._packs import RuleModel, _Model, compile_rule, validated
 
 __all__ = [
@@ -150,10 +152,20 @@ class InjectionScan:
         return f"InjectionScan({len(self._actions)} rules)"
 
     def find(self, text: str) -> list[InjectionFinding]:
-        """Every finding in ``text``, in order, with its action."""
-        data = text.encode("utf-8", "surrogatepass")
-        found = sorted([*self._raw.find(data), *find_hidden(self._read, data)])
-        return [InjectionFinding(f.rule_id, self._actions[f.rule_id], f.start, f.end) for f in found]
+        """Every finding in ``text``, with its action.
+
+        Rules marked ``raw`` read the text as written. The others read it as a reader would:
+        NFKC-normalised (no-break and other spaces become spaces, full-width letters ASCII),
+        invisible characters removed and encoded runs decoded, and, when it holds invisible
+        characters, once more with each run of them read as a space (a zero-width space used
+        as a word gap). Offsets of those findings are in the text as read.
+        """
+        found = self._raw.find(text.encode("utf-8", "surrogatepass"))
+        readable = unicodedata.normalize("NFKC", text)
+        found += find_hidden(self._read, readable.encode("utf-8", "surrogatepass"))
+        if INVISIBLE.search(readable) is not None:
+            found += self._read.find(INVISIBLE.sub(" ", readable).encode("utf-8", "surrogatepass"))
+        return [InjectionFinding(f.rule_id, self._actions[f.rule_id], f.start, f.end) for f in sorted(found)]
 
 
 def injection_scan(section: InjectionSection) -> InjectionScan:

@@ -26,7 +26,7 @@ from sandbox.secrets._engine import SecretEngine
 from sandbox.secrets._re2 import UNANCHORED, compile_bytes, native
 from sandbox.secrets._rules import Finding, merge
 
-__all__ = ["MIN_RUN", "Unwrapping", "find_hidden"]
+__all__ = ["INVISIBLE", "MIN_RUN", "Unwrapping", "find_hidden"]
 
 MIN_RUN: Final = 24
 
@@ -38,6 +38,8 @@ _INVISIBLE: Final = re.compile(
     "\uffa0\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f\U000e0100-\U000e01ef]+"
 )
+
+INVISIBLE: Final = _INVISIBLE
 
 # Runs that may be an encoding: base64 (standard or URL-safe, also dotted as in JWTs),
 # hex and percent-encoding share these characters.
@@ -134,15 +136,31 @@ def _find_encoded(
             if start < 0:
                 break
             position = end if end > start else start + 1
-            if end - start < MIN_RUN or end - start > limits.max_run:
-                continue
-            for decoded in decode(data[start:end]):
-                budget[0] -= len(decoded)
-                inner = _find(engine, decoded, limits, depth - 1, budget)
-                if inner:
-                    found.append(Finding(start, end, inner[0].rule_id))
-                    break
+            for low, high in _bounded(data, start, end, limits.max_run):
+                for decoded in decode(data[low:high]):
+                    budget[0] -= len(decoded)
+                    inner = _find(engine, decoded, limits, depth - 1, budget)
+                    if inner:
+                        found.append(Finding(low, high, inner[0].rule_id))
+                        break
     return found
+
+
+def _bounded(data: bytes, start: int, end: int, max_run: int) -> list[tuple[int, int]]:
+    """The run, or the parts of a run longer than ``max_run`` between its dots that are not: a value
+    behind a long run of filler joined to it by a dot is still decoded."""
+    if end - start < MIN_RUN:
+        return []
+    if end - start <= max_run:
+        return [(start, end)]
+    parts, low = [], start
+    while low < end:
+        dot = data.find(b".", low, end)
+        high = end if dot < 0 else dot
+        if MIN_RUN <= high - low <= max_run:
+            parts.append((low, high))
+        low = high + 1
+    return parts
 
 
 def _decodings(run: bytes) -> list[bytes]:

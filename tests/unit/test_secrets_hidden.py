@@ -137,6 +137,14 @@ class TestEncodedRuns:
         run = base64.urlsafe_b64encode(secret.encode()).decode().rstrip("=")
         assert run.startswith("fn5-") and run not in stored(f"blob {run} end\n")
 
+    def test_value_behind_a_long_run_joined_by_a_dot(self) -> None:
+        """A run longer than the decoder takes whole is read part by part between its dots: a secret
+        joined to 70,000 characters of filler by a dot was passed over with the whole run."""
+        secret = f"aws_secret_access_key = {'wJalrXUtnFEMIxK7MDENGybPxRfiCYzQ8mN3pL2k'}"
+        encoded = base64.b64encode(secret.encode()).decode()
+        out = stored(f"blob {'A' * 70_000}.{encoded} end\n")
+        assert encoded not in out and "[REDACTED:" in out
+
     def test_depth_and_budget_bound_the_work(self) -> None:
         """With no levels to follow, an encoded secret is not looked into; the visible scan stays."""
         engine = SecretEngine(load_pack("builtin").rules)
