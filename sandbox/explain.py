@@ -64,7 +64,9 @@ def explain(policy: Policy, untrusted_input: object, context: CallContext | None
         new_notes = out.notes[len(effect.notes) :]
         if new_notes:
             rules = ", ".join(note.rule_id for note in new_notes)
-            verdicts.append(StageVerdict(name, "redact", rules, "; ".join(note.reason for note in new_notes)))
+            # Redactions change what is stored; other notes (flagged instructions) only record.
+            verdict: Verdict = "redact" if any(note.rule_id.startswith("secret.") for note in new_notes) else "allow"
+            verdicts.append(StageVerdict(name, verdict, rules, "; ".join(note.reason for note in new_notes)))
         else:
             verdicts.append(StageVerdict(name, "allow"))
     verdicts.append(StageVerdict("store", "not evaluated", message=f"needs storage: {_STORE_CHECKS}"))

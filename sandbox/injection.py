@@ -20,9 +20,8 @@ from __future__ import annotations
 import functools
 import unicodedata
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
-from typing import Annotated, Final, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -30,7 +29,7 @@ from sandbox.errors import PolicyError
 from sandbox.policy import InjectionSection
 from sandbox.secrets import RuleExamples, SecretEngine, SecretRule, find_hidden
 from sandbox.secrets._hidden import INVISIBLE
-from sandbox.secrets._packs import RuleModel, _Model, compile_rule, validated
+from sandbox.secrets._packs import RuleModel, _Model, compile_rule, is_shipped, read_pack, validated
 
 __all__ = [
     "InjectionAction",
@@ -43,7 +42,6 @@ __all__ = [
 ]
 
 InjectionAction = Literal["record", "flag", "reject"]
-_ACTIONS: Final[dict[str, int]] = {"record": 0, "flag": 1, "reject": 2}
 
 
 class InjectionRuleModel(RuleModel):
@@ -84,22 +82,14 @@ class InjectionFinding:
 
 def load_injection_pack(name_or_path: str | Path) -> InjectionPack:
     """A shipped pack by name (``policies/injection/NAME.toml``) or a pack file by path."""
-    if isinstance(name_or_path, str) and "/" not in name_or_path and not name_or_path.endswith(".toml"):
-        return _shipped(name_or_path)
-    path = Path(name_or_path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PolicyError(f"{path.name}: cannot read injection rule pack ({type(exc).__name__})") from None
-    return parse_injection_pack(text, path.name)
+    if is_shipped(name_or_path):
+        return _shipped(str(name_or_path))
+    return parse_injection_pack(*read_pack("injection", name_or_path))
 
 
 @functools.cache
 def _shipped(name: str) -> InjectionPack:
-    entry = resources.files("policies") / "injection" / f"{name}.toml"
-    if not entry.is_file():
-        raise PolicyError(f"{name}: no such injection rule pack")
-    return parse_injection_pack(entry.read_text(encoding="utf-8"), f"injection/{name}.toml")
+    return parse_injection_pack(*read_pack("injection", name))
 
 
 def parse_injection_pack(text: str, source: str) -> InjectionPack:
@@ -176,8 +166,3 @@ def injection_scan(section: InjectionSection) -> InjectionScan:
         rules=dict(section.rules),
         disabled=section.disabled,
     )
-
-
-def strongest(findings: list[InjectionFinding]) -> InjectionAction | None:
-    """The most severe action among ``findings`` (reject over flag over record)."""
-    return max((f.action for f in findings), key=_ACTIONS.__getitem__, default=None)

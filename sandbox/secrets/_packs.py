@@ -30,8 +30,10 @@ __all__ = [
     "RuleModel",
     "RulePack",
     "compile_rule",
+    "is_shipped",
     "load_pack",
     "parse_pack",
+    "read_pack",
     "validated",
 ]
 
@@ -135,26 +137,37 @@ class RulePack:
     examples: dict[str, RuleExamples] = field(default_factory=dict, compare=False)
 
 
-def load_pack(name_or_path: str | Path) -> RulePack:
-    """A shipped pack by name (``policies/secrets/NAME.toml``) or a pack file by path."""
-    if isinstance(name_or_path, str) and _PACK_NAME.fullmatch(name_or_path):
-        return _shipped_pack(name_or_path)
+def is_shipped(name_or_path: str | Path) -> bool:
+    """Whether a policy names a shipped pack (a bare name) rather than a pack file."""
+    return isinstance(name_or_path, str) and _PACK_NAME.fullmatch(name_or_path) is not None
+
+
+def read_pack(folder: str, name_or_path: str | Path) -> tuple[str, str]:
+    """The TOML of a shipped pack (``policies/<folder>/NAME.toml``) or of a pack file, and the name
+    it is reported by. Shipped packs cannot change while the process runs, so loaders cache what
+    they compile from them; a pack file is read again each time, so an edit takes effect."""
+    if is_shipped(name_or_path):
+        entry = resources.files("policies") / folder / f"{name_or_path}.toml"
+        if not entry.is_file():
+            raise PolicyError(f"{name_or_path}: no such {folder} rule pack")
+        return entry.read_text(encoding="utf-8"), f"{folder}/{name_or_path}.toml"
     path = Path(name_or_path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8"), path.name
     except (OSError, UnicodeDecodeError) as exc:
         raise PolicyError(f"{path.name}: cannot read rule pack ({type(exc).__name__})") from None
-    return parse_pack(text, path.name)
+
+
+def load_pack(name_or_path: str | Path) -> RulePack:
+    """A shipped pack by name (``policies/secrets/NAME.toml``) or a pack file by path."""
+    if is_shipped(name_or_path):
+        return _shipped_pack(str(name_or_path))
+    return parse_pack(*read_pack("secrets", name_or_path))
 
 
 @functools.cache
 def _shipped_pack(name: str) -> RulePack:
-    """A pack installed with the package: read and compiled once per process (it cannot change while
-    the process runs; a pack given by path is read again each time, so an edit takes effect)."""
-    entry = resources.files("policies") / "secrets" / f"{name}.toml"
-    if not entry.is_file():
-        raise PolicyError(f"{name}: no such secret rule pack")
-    return parse_pack(entry.read_text(encoding="utf-8"), f"secrets/{name}.toml")
+    return parse_pack(*read_pack("secrets", name))
 
 
 def compile_rule(
