@@ -30,7 +30,7 @@ from sandbox.paths import MemoryPath
 from sandbox.storage.base import Entry, Reader, Tree, Usage
 from sandbox.views import quote_for_error, split_lines
 
-__all__ = ["NO_CHANGE", "Effect", "Lens", "PlainLens", "Twin", "decode", "plan"]
+__all__ = ["NO_CHANGE", "Effect", "Lens", "PlainLens", "Twin", "decode", "missing_folders", "plan"]
 
 NO_CHANGE: Final = Usage(0, 0, 0)
 _MAX_LISTED_LINES: Final = 20
@@ -85,6 +85,8 @@ class Effect:
     entry: Entry | None = None
     #: ``view`` of a file: the text the caller may see.
     text: str | None = None
+    #: An edited file's content as stored (what its version keeps).
+    stored: bytes | None = None
     #: A written file's new content is ``prefix + written + suffix``; ``written`` is what the call adds.
     prefix: str = ""
     written: str | None = None
@@ -232,7 +234,7 @@ def _edited(effect: Effect, path: MemoryPath, reader: Reader, lens: Lens, max_by
     except NotAFile:
         raise OperationFailed(f"Error: The path {path} is a folder, not a file") from None
     text, notes = lens.reveal(decode(data, path), path)
-    return replace(effect, entry=entry, notes=(*effect.notes, *notes)), text
+    return replace(effect, entry=entry, stored=data, notes=(*effect.notes, *notes)), text
 
 
 def _str_replace(effect: Effect, op: StrReplace, reader: Reader, lens: Lens, max_bytes: int | None) -> Effect:
@@ -277,7 +279,7 @@ def _create(effect: Effect, op: Create, reader: Reader, lens: Lens) -> Effect:
 def _destination(reader: Reader, path: MemoryPath, exists: OperationFailed) -> tuple[MemoryPath, ...]:
     """The folders a new ``path`` needs made (``exists`` when something is at it already): a few
     lookups, whatever the size of its folder."""
-    missing = _missing_folders(reader, path.parent)
+    missing = missing_folders(reader, path.parent)
     if missing:
         return missing
     try:
@@ -322,7 +324,7 @@ def _rename(effect: Effect, op: Rename, reader: Reader, lens: Lens) -> Effect:
     )
 
 
-def _missing_folders(reader: Reader, folder: MemoryPath) -> tuple[MemoryPath, ...]:
+def missing_folders(reader: Reader, folder: MemoryPath) -> tuple[MemoryPath, ...]:
     """The folders from ``folder`` up that do not exist yet, shallowest first (a file on the way fails)."""
     missing: list[MemoryPath] = []
     while not folder.is_root:

@@ -148,6 +148,14 @@ class MemoryPath:
             raise PathDenied("too_long", f"the path is longer than {limits.max_path_bytes} bytes")
         return path
 
+    def below(self, names: tuple[str, ...]) -> MemoryPath:
+        """The path of ``names`` below this folder, as a store listed them (a tree's nodes).
+
+        The names are the store's own, so they are taken as they are: the adapters act on them
+        name by name, never through a host path.
+        """
+        return MemoryPath((*self._parts, *names), _TOKEN) if names else self
+
     def is_relative_to(self, other: MemoryPath) -> bool:
         """True when ``self`` is ``other`` or lies inside it."""
         return self._parts[: len(other._parts)] == other._parts

@@ -47,6 +47,7 @@ from sandbox.decision import (
 )
 from sandbox.effects import Effect, PlainLens, plan
 from sandbox.errors import Denied, InternalError, InvalidCommand, SandboxError
+from sandbox.history import Keeping, Origin
 from sandbox.injection import injection_scan
 from sandbox.lens import PolicyLens
 from sandbox.paths import MemoryPath
@@ -68,6 +69,7 @@ from sandbox.storage.base import StorageAdapter
 from sandbox.storage.memory import InMemoryStorage
 from sandbox.storage.rate import RateCounter, SharesRate
 from sandbox.store import Store
+from sandbox.store import Transaction as StoreTransaction
 
 __all__ = ["Backend", "Sandbox", "ToolResult", "default_stages"]
 
@@ -157,6 +159,7 @@ class Sandbox:
             lens=lens,
             max_view_chars=policy.limits.max_view_chars,
             max_read_bytes=policy.limits.max_file_bytes,
+            keeping=keeping(policy),
         )
         pseudonyms = _pseudonyms(policy, storage)  # refused before any log is opened
         # With no sink given, the policy's [audit] section decides (default: a log beside the store).
@@ -195,7 +198,12 @@ class Sandbox:
                 for stage in self.stages:
                     effect = stage(effect)
                 self._intend(effect, call)
-                call.succeed(_flagged(transaction.apply(effect), effect.flags))
+                # The sandbox's own stores keep a version of what the call replaces, with its origin.
+                if isinstance(transaction, StoreTransaction):
+                    applied = transaction.apply(effect, call.origin)
+                else:
+                    applied = transaction.apply(effect)
+                call.succeed(_flagged(applied, effect.flags))
         except Exception as exc:  # noqa: BLE001 - the runner is the one place that fails closed
             call.fail(exc)
         finally:
@@ -210,16 +218,24 @@ class Sandbox:
         """:meth:`execute` off the event loop (a wrapped async handler is awaited from there)."""
         return await anyio.to_thread.run_sync(self.execute, untrusted_input, context)
 
-    def administer(self, command: str, path: MemoryPath, action: Callable[[], object], note: Note) -> bool:
-        """Run an administrative change (expiry, purge) on the backend, recorded like a call.
+    def administer(
+        self,
+        command: str,
+        path: MemoryPath | Sequence[MemoryPath | str],
+        action: Callable[[str], object],
+        note: Note,
+    ) -> bool:
+        """Run an administrative change (expiry, purge, rollback) on the backend, recorded like a call.
 
-        The intent record is written before ``action`` runs; returns whether it succeeded.
+        The intent record is written before ``action`` runs; ``action`` gets the decision id (which
+        versions of what it changes carry); returns whether it succeeded.
         """
         call = _Call(self, None)
-        call.command, call.paths, call.notes = command, (str(path),), (note,)
+        paths = (path,) if isinstance(path, MemoryPath) else tuple(path)
+        call.command, call.paths, call.notes = command, tuple(map(str, paths)), (note,)
         try:
             self._record_intent(call.decision)
-            action()
+            action(call.decision_id)
             call.succeed(Reply(""))
         except Exception as exc:  # noqa: BLE001 - recorded and reported, like every call
             call.fail(exc)
@@ -284,6 +300,14 @@ class Sandbox:
     def _record_intent(self, decision: Decision) -> None:
         if not isinstance(self.audit, NullAuditSink):
             self.audit.intent(self._recorded(decision))
+
+
+def keeping(policy: Policy) -> Keeping | None:
+    """The policy's ``[history]`` bounds, or None when it keeps no versions."""
+    history = policy.history
+    if not history.enabled:
+        return None
+    return Keeping(history.keep_versions, float(history.keep_days), history.max_bytes)
 
 
 def _flagged(reply: Reply, flags: tuple[str, ...]) -> Reply:
@@ -356,6 +380,11 @@ class _Call:
         self.raw_path_digests: tuple[str, ...] = ()
         self.content_digest: str | None = None
         self.sizes: tuple[int, int] | None = None
+
+    @property
+    def origin(self) -> Origin:
+        """Who makes the change, for the versions of what it replaces."""
+        return Origin(self.decision_id, self.started_ns / 1e9, self.context, self.content_digest)
 
     @property
     def decision(self) -> Decision:

@@ -214,6 +214,19 @@ class InjectionSection(_Section):
     disabled: Strings = ()
 
 
+class HistorySection(_Section):
+    """Versions of what changes (sandbox.history): how many stay, and for how long."""
+
+    # Keep a version of everything a call replaces, on stores that keep history (folder, SQLite, PostgreSQL).
+    enabled: bool = True
+    # Each path keeps at most this many versions (the state from before a recent session always stays).
+    keep_versions: Positive = 20
+    # Versions older than this go; younger ones from before a session stay.
+    keep_days: Positive = 30
+    # All versions of a scope together, outside its quota; a write that would need more is refused.
+    max_bytes: Positive = 64 * _MIB
+
+
 class Policy(_Section):
     """A validated policy. Build with :func:`load_policy` or ``Policy.model_validate``."""
 
@@ -229,6 +242,7 @@ class Policy(_Section):
     rules: Annotated[tuple[AccessRule, ...], Field(strict=False)] = ()
     secrets: SecretsSection = SecretsSection()
     injection: InjectionSection = InjectionSection()
+    history: HistorySection = HistorySection()
     audit: AuditSection = AuditSection()
     retention: RetentionSection = RetentionSection()
 

@@ -18,8 +18,9 @@ from sandbox.errors import PolicyError
 from sandbox.paths import MemoryPath
 from sandbox.pipeline import Sandbox
 from sandbox.redaction import SecretGuard
-from sandbox.retention import managed_storage, stored_files
+from sandbox.retention import ManagedStorage, managed_storage, stored_files
 from sandbox.secrets import Finding, redact
+from sandbox.storage.base import Edit
 
 __all__ = ["FileFindings", "RescanReport", "rescan"]
 
@@ -72,7 +73,7 @@ def rescan(sandbox: Sandbox, *, apply: bool = False) -> RescanReport:
         if apply:
             note = Note("secret.rescan", "redacted by rescan: " + ", ".join(sorted(rules)))
             edit = functools.partial(_redacted, guard, path)
-            done = sandbox.administer("rescan", path, functools.partial(storage.modify, path, edit), note)
+            done = sandbox.administer("rescan", path, functools.partial(_modify, storage, path, edit), note)
             if not done:
                 report.failed.append(shown)
         report.found.append(FileFindings(shown, dict(sorted(rules.items())), done))
@@ -86,3 +87,7 @@ def _findings(guard: SecretGuard, path: MemoryPath, data: bytes) -> list[Finding
 def _redacted(guard: SecretGuard, path: MemoryPath, current: bytes) -> bytes:
     """The file's bytes as they are at the moment of the change, redacted."""
     return redact(current, _findings(guard, path, current))
+
+
+def _modify(storage: ManagedStorage, path: MemoryPath, edit: Edit, _decision: str) -> None:
+    storage.modify(path, edit)

@@ -96,7 +96,7 @@ def expire(
             report.deleted.append(str(path))
             continue
         note = Note("retention.ttl", f"unchanged for more than {ttl} days")
-        done = sandbox.administer("expire", path, functools.partial(storage.delete, path), note)
+        done = sandbox.administer("expire", path, functools.partial(_delete, storage, path), note)
         (report.deleted if done else report.failed).append(str(path))
     if progress is not None and files:
         progress(len(files), len(files))
@@ -117,8 +117,12 @@ def purge(sandbox: Sandbox, *, progress: Progress | None = None) -> list[str]:
     for done, name in enumerate(names, 1):
         path = ROOT.child(name)
         note = Note("retention.purge", "erasure")
-        if sandbox.administer("purge", path, functools.partial(storage.delete, path), note):
+        if sandbox.administer("purge", path, functools.partial(_delete, storage, path), note):
             deleted.append(str(path))
         if progress is not None:
             progress(done, len(names))
     return deleted
+
+
+def _delete(storage: ManagedStorage, path: MemoryPath, _decision: str) -> None:
+    storage.delete(path)

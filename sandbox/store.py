@@ -22,6 +22,16 @@ from sandbox.commands import Content, Create, Delete, Insert, Operation, Rename,
 from sandbox.decision import CallContext
 from sandbox.effects import Effect, Lens, PlainLens, plan
 from sandbox.errors import AlreadyExists, NotADirectory, NotFound, OperationFailed
+from sandbox.history import (
+    Keeping,
+    Origin,
+    Shelf,
+    Version,
+    admit,
+    versions_before_move,
+    versions_before_put,
+    versions_before_remove,
+)
 from sandbox.paths import MemoryPath, is_canonical_name
 from sandbox.storage.base import DIR_SIZE, Reader, StorageAdapter, Writer
 from sandbox.views import (
@@ -57,8 +67,11 @@ class Store:
         lens: Lens | None = None,
         max_view_chars: int = _DEFAULT_VIEW_CHARS,
         max_read_bytes: int | None = None,
+        keeping: Keeping | None = None,
     ) -> None:
         self.storage = storage
+        #: How many versions of what changes are kept (None: none, or a store that keeps no history).
+        self.keeping = keeping
         self.lens: Lens = lens or PlainLens()
         self.max_view_chars = max_view_chars
         #: A view of a file larger than this (written by another tool) fails without reading it.
@@ -96,8 +109,12 @@ class Transaction:
     def plan(self, op: Operation, context: CallContext) -> Effect:
         return plan(op, self._reader, self._store.lens, context, max_read_bytes=self._store.max_read_bytes)
 
-    def apply(self, effect: Effect) -> Reply:
-        """Carry out a judged effect (raise its failure if it has one) and render the answer."""
+    def apply(self, effect: Effect, origin: Origin | None = None) -> Reply:
+        """Carry out a judged effect (raise its failure if it has one) and render the answer.
+
+        With an ``origin`` and a store that keeps history, the version of what the call
+        replaces is kept first, in the same session (HistoryFull refuses the call).
+        """
         if effect.failure is not None:
             raise effect.failure
         op = effect.op
@@ -106,6 +123,9 @@ class Transaction:
         writer = self._writer
         if writer is None:
             raise TypeError("a write was planned outside a write session")
+        keeping = self._store.keeping
+        if origin is not None and keeping is not None and isinstance(writer, Shelf):
+            admit(writer, _versions(writer, effect, origin), keeping, origin.time)
         with _reword(missing=f"The path {op.path if not isinstance(op, Rename) else op.old_path} does not exist"):
             if isinstance(op, Create):
                 data = (effect.content or "").encode("utf-8")
@@ -200,6 +220,23 @@ class Transaction:
             raise OperationFailed(f"Error: The file {path} is not a valid {media_type.split('/')[1].upper()} image")
         encoded = base64.b64encode(data).decode("ascii")
         return [{"type": "image", "source": {"type": "base64", "media_type": media_type, "data": encoded}}]
+
+
+def _versions(writer: Writer, effect: Effect, origin: Origin) -> list[Version]:
+    """The versions of what a judged write replaces."""
+    op = effect.op
+    if isinstance(op, Create):
+        return versions_before_put(op.path, origin, before=None, made=effect.new_folders)
+    if isinstance(op, StrReplace | Insert):
+        before = effect.stored if effect.stored is not None else writer.read(op.path)
+        return versions_before_put(op.path, origin, before=before)
+    if isinstance(op, Delete):
+        tree = effect.tree if effect.tree is not None else writer.tree(op.path)
+        return versions_before_remove(writer, op.path, tree, origin)
+    if isinstance(op, Rename):
+        is_dir = effect.entry.is_dir if effect.entry is not None else False
+        return versions_before_move(op.old_path, op.new_path, origin, is_dir=is_dir, made=effect.new_folders)
+    return []
 
 
 @contextmanager

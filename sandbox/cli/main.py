@@ -11,6 +11,7 @@ from sandbox.cli.audit_cmd import add_audit_commands
 from sandbox.cli.chat_cmd import add_chat_command
 from sandbox.cli.db_cmd import add_db_commands
 from sandbox.cli.exits import EXIT_CODES, Parser, run_command
+from sandbox.cli.history_cmd import add_history_commands
 from sandbox.cli.mcp_cmd import add_mcp_command
 from sandbox.cli.policy_cmd import add_policy_commands
 from sandbox.cli.rescan_cmd import add_rescan_command
@@ -30,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_store_commands(commands)
+    add_history_commands(commands)
     add_chat_command(commands)
     add_policy_commands(commands)
     add_audit_commands(commands)

@@ -32,7 +32,7 @@ import re
 import secrets
 import stat
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Final, Literal
 
@@ -46,6 +46,7 @@ from sandbox.errors import (
     StorageError,
     UnsafeEntry,
 )
+from sandbox.history import Horizon, Version
 from sandbox.paths import RESERVED_PREFIX, MemoryPath
 from sandbox.storage._fs import (
     DIR_FLAGS,
@@ -60,6 +61,7 @@ from sandbox.storage._fs import (
     write_temp,
 )
 from sandbox.storage._keys import FolderKeys
+from sandbox.storage._versions import VersionLog
 from sandbox.storage.base import DIR_SIZE, Entry, Node, Tree, Usage, WriteShortcuts
 from sandbox.storage.layout import (
     AUDIT_FOLDER,
@@ -77,6 +79,7 @@ _CONTROL_DIR: Final = RESERVED_PREFIX
 _STATE_FILE: Final = "state"
 _RATE_FILE: Final = "rate"
 _PSEUDONYM_KEY: Final = "pseudonyms.key"
+_HISTORY_FILE: Final = "history"
 _STATE_SIZE: Final = 80
 _READABLE_SCOPE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 _MAX_SCOPE_BYTES: Final = 128
@@ -128,6 +131,12 @@ class LocalStorage(WriteShortcuts):
         self._thread_lock = threading.Lock()
         self._keys = FolderKeys()  # names by look-alike key, per folder, kept between sessions
         self._rate = FileRate(lambda: self._open_control(_RATE_FILE))
+        self._versions = VersionLog(
+            lambda: self._open_control(_HISTORY_FILE),
+            self._stat_history,
+            self._replace_history,
+            sync=self._sync_data,
+        )
         self._root_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
             self._state_fd = self._open_state()
@@ -193,6 +202,9 @@ class LocalStorage(WriteShortcuts):
         rate = self.__dict__.get("_rate")  # absent when the constructor failed early
         if rate is not None:
             rate.close()
+        versions = self.__dict__.get("_versions")
+        if versions is not None:
+            versions.close()
         for attribute in ("_state_fd", "_root_fd"):
             fd = self.__dict__.pop(attribute, None)
             if fd is not None:
@@ -413,6 +425,23 @@ class LocalStorage(WriteShortcuts):
                 os.unlink(temp, dir_fd=folder)
         fsync_dir(folder, sync=self._sync_folders)
 
+    def _stat_history(self) -> os.stat_result | None:
+        """The version log as its name finds it now (another process may have rewritten it)."""
+        try:
+            return os.stat(f"{_CONTROL_DIR}/{_HISTORY_FILE}", dir_fd=self._root_fd, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+
+    def _replace_history(self, data: bytes) -> None:
+        """Write the version log anew (a temp file renamed over it), durably."""
+        control = os.open(_CONTROL_DIR, DIR_FLAGS, dir_fd=self._root_fd)
+        try:
+            temp = write_temp(control, data, sync=self._sync_data)
+            os.rename(temp, _HISTORY_FILE, src_dir_fd=control, dst_dir_fd=control)
+            fsync_dir(control, sync=self._sync_folders)
+        finally:
+            os.close(control)
+
     def _open_state(self) -> int:
         return self._open_control(_STATE_FILE)
 
@@ -476,6 +505,7 @@ class LocalStorage(WriteShortcuts):
         inherited, self._state_fd = self._state_fd, self._open_state()
         os.close(inherited)
         self._keys.clear()
+        self._versions.forget_process()
         self._pid = os.getpid()
 
     def _read_state(self) -> tuple[Usage, bool, int | None]:
@@ -543,6 +573,30 @@ class _Session:
 
     def move(self, old: MemoryPath, new: MemoryPath) -> None:
         self._store._move(self, old, new)
+
+    # versions (sandbox.history.Shelf)
+
+    def shelve(self, versions: Sequence[Version]) -> list[Version]:
+        return self._store._versions.shelve(versions)
+
+    def shelved(self, path: str | None = None, *, content: bool = True) -> list[Version]:
+        return self._store._versions.shelved(path, content=content)
+
+    def unshelve(self, seqs: Collection[int], horizon: Horizon | None = None) -> None:
+        self._store._versions.unshelve(seqs, horizon)
+
+    def horizon(self) -> Horizon:
+        return self._store._versions.horizon()
+
+    def reshelve(self, version: Version) -> None:
+        self._store._versions.reshelve(version)
+
+    def shelf_bytes(self) -> int:
+        return self._store._versions.shelf_bytes()
+
+    def make_folder(self, path: MemoryPath) -> None:
+        with _Mapped(str(path)), self._store._folder(path, create=self):
+            pass
 
 
 def _listed(folder: int) -> list[str]:

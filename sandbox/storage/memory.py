@@ -9,12 +9,13 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 from sandbox.errors import AlreadyExists, NotADirectory, NotAFile, NotFound
+from sandbox.history import Horizon, Version, lineage
 from sandbox.paths import MemoryPath
 from sandbox.storage.base import DIR_SIZE, Entry, Node, Tree, Usage, WriteShortcuts
 
@@ -42,6 +43,9 @@ class InMemoryStorage(WriteShortcuts):
         self._lock = threading.RLock()
         self._usage = Usage(0, 0, 0)
         self._pseudonym_key = secrets.token_bytes(32)
+        self._versions: dict[int, Version] = {}
+        self._next_seq = 1
+        self._horizon = Horizon()
 
     def __repr__(self) -> str:
         return "InMemoryStorage()"
@@ -132,6 +136,53 @@ class InMemoryStorage(WriteShortcuts):
             target = self._make_folders(new.parent)
             target[new.name] = node
             del self._folder(old.parent)[old.name]
+
+    # versions (sandbox.history.Shelf)
+
+    def shelve(self, versions: Sequence[Version]) -> list[Version]:
+        with self._lock:
+            stored = []
+            for version in versions:
+                kept = replace(version, seq=self._next_seq)
+                self._versions[kept.seq] = kept
+                self._next_seq += 1
+                stored.append(kept)
+            return stored
+
+    def shelved(self, path: str | None = None, *, content: bool = True) -> list[Version]:
+        with self._lock:
+            kept = list(self._versions.values())
+        if path is None:
+            return kept
+        above = set(lineage(path))
+        return [version for version in kept if version.path in above or version.new_path in above]
+
+    def unshelve(self, seqs: Collection[int], horizon: Horizon | None = None) -> None:
+        with self._lock:
+            for seq in seqs:
+                self._versions.pop(seq, None)
+            if horizon is not None:
+                self._horizon = horizon
+
+    def horizon(self) -> Horizon:
+        with self._lock:
+            return self._horizon
+
+    def reshelve(self, version: Version) -> None:
+        with self._lock:
+            if version.seq in self._versions:
+                self._versions[version.seq] = version
+
+    def shelf_bytes(self) -> int:
+        with self._lock:
+            return sum(version.size for version in self._versions.values())
+
+    def make_folder(self, path: MemoryPath) -> None:
+        with self._lock:
+            if self._find(path) is None:
+                self._make_folders(path)
+            else:
+                self._folder(path)
 
     def _grow(self, change: Usage) -> None:
         self._usage = self._usage + change

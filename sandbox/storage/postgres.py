@@ -134,9 +134,17 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             f" WITH CHECK (scope = current_setting('{_SCOPE_SETTING}', true))",
         ),
     ),
+    (
+        "history-1",
+        (
+            "CREATE POLICY memory_versions_scope ON memory_versions"
+            f" USING (scope = current_setting('{_SCOPE_SETTING}', true))"
+            f" WITH CHECK (scope = current_setting('{_SCOPE_SETTING}', true))",
+        ),
+    ),
 )
 
-_SCOPED_TABLES: Final = ("memory_entries", "memory_usage", "memory_rate", "memory_scope_keys")
+_SCOPED_TABLES: Final = ("memory_entries", "memory_usage", "memory_rate", "memory_scope_keys", "memory_versions")
 
 
 def describe_dsn(dsn: str) -> str:
@@ -476,6 +484,7 @@ class PostgresStorage(SqlStorage):
     _select_content_locked = _LOCKED_CONTENT
     _erase_statements = (
         "DELETE FROM memory_entries WHERE scope = ?",
+        "DELETE FROM memory_versions WHERE scope = ?",
         "DELETE FROM memory_scope_keys WHERE scope = ?",
         "DELETE FROM memory_rate WHERE scope = ?",
         "DELETE FROM memory_usage WHERE scope = ?",

@@ -14,8 +14,9 @@ from __future__ import annotations
 import secrets
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import replace
 from typing import Any, Final, TypeAlias, TypeVar
 
 from sandbox.errors import (
@@ -27,6 +28,7 @@ from sandbox.errors import (
     SandboxError,
     StorageError,
 )
+from sandbox.history import OVERHEAD, Horizon, Version, decode_meta, encode_meta, lineage
 from sandbox.names import lookalike_key
 from sandbox.paths import MemoryPath
 from sandbox.storage.base import DIR_SIZE, Entry, Node, Tree, Usage, Writer, WriteShortcuts
@@ -75,6 +77,22 @@ SCHEMA: Final[tuple[Migration, ...]] = (
         (
             "ALTER TABLE memory_entries ADD COLUMN look_key {text}",
             "CREATE INDEX memory_entries_look ON memory_entries (scope, parent, look_key)",
+        ),
+    ),
+    (
+        # Versions (sandbox.history): what each change replaced, with its provenance, written in the
+        # change's transaction. The usage row counts their bytes and gives out their numbers.
+        "storage-5-versions",
+        (
+            "CREATE TABLE memory_versions ("
+            " scope {text} NOT NULL, seq BIGINT NOT NULL, path {text} NOT NULL, new_path {text},"
+            " meta {text} NOT NULL, content {blob}, size BIGINT NOT NULL, PRIMARY KEY (scope, seq))",
+            "CREATE INDEX memory_versions_path ON memory_versions (scope, path)",
+            "CREATE INDEX memory_versions_new_path ON memory_versions (scope, new_path)",
+            "ALTER TABLE memory_usage ADD COLUMN history_bytes BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE memory_usage ADD COLUMN history_seq BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE memory_usage ADD COLUMN history_every DOUBLE PRECISION NOT NULL DEFAULT 0",
+            "ALTER TABLE memory_usage ADD COLUMN history_sessions DOUBLE PRECISION NOT NULL DEFAULT 0",
         ),
     ),
 )
@@ -277,6 +295,7 @@ class SqlStorage(WriteShortcuts, ABC):
     #: What erases a scope: every table holding its rows (the usage row, which writers lock, last).
     _erase_statements: tuple[str, ...] = (
         "DELETE FROM memory_entries WHERE scope = ?",
+        "DELETE FROM memory_versions WHERE scope = ?",
         "DELETE FROM memory_scope_keys WHERE scope = ?",
         "DELETE FROM memory_usage WHERE scope = ?",
     )
@@ -455,6 +474,92 @@ class SqlStorage(WriteShortcuts, ABC):
             raise
         self._grow(cur, Usage(0, 0, folders))
 
+    # versions (sandbox.history.Shelf), in the write transaction
+
+    def _shelve(self, cur: Cursor, versions: Sequence[Version]) -> list[Version]:
+        if not versions:
+            return []
+        total = sum(version.size for version in versions)
+        rows = cur.run(
+            "UPDATE memory_usage SET history_seq = history_seq + ?, history_bytes = history_bytes + ?"
+            " WHERE scope = ? RETURNING history_seq",
+            (len(versions), total, self.scope),
+        )
+        first = int(rows[0][0]) - len(versions) + 1
+        stored = [replace(version, seq=first + n) for n, version in enumerate(versions)]
+        for version in stored:
+            self._put_version(cur, version)
+        return stored
+
+    def _put_version(self, cur: Cursor, version: Version) -> None:
+        cur.run(
+            "INSERT INTO memory_versions (scope, seq, path, new_path, meta, content, size)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                self.scope,
+                version.seq,
+                version.path,
+                version.new_path,
+                encode_meta(version),
+                version.content,
+                version.size,
+            ),
+        )
+
+    def _shelved(self, cur: Cursor, path: str | None, *, content: bool = True) -> list[Version]:
+        select = _WITH_CONTENT if content else _WITHOUT_CONTENT
+        if path is None:
+            rows = cur.run(select + " ORDER BY seq", (self.scope,))
+        else:
+            above = lineage(path)
+            either = " OR ".join(["path = ? OR new_path = ?"] * len(above))
+            rows = cur.run(
+                select + " AND (" + either + ") ORDER BY seq",
+                (self.scope, *(key for folder in above for key in (folder, folder))),
+            )
+        found = [decode_meta(str(meta), bytes(data) if data is not None else None) for meta, data, _ in rows]
+        if content:
+            return found
+        return [
+            replace(version, length=int(size) - OVERHEAD) for version, (_, _, size) in zip(found, rows, strict=True)
+        ]
+
+    def _unshelve(self, cur: Cursor, seqs: Collection[int], horizon: Horizon | None) -> None:
+        for seq in sorted(seqs):
+            rows = cur.run("DELETE FROM memory_versions WHERE scope = ? AND seq = ? RETURNING size", (self.scope, seq))
+            if rows:
+                cur.run(
+                    "UPDATE memory_usage SET history_bytes = history_bytes - ? WHERE scope = ?",
+                    (int(rows[0][0]), self.scope),
+                )
+        if horizon is not None:
+            cur.run(
+                "UPDATE memory_usage SET history_every = ?, history_sessions = ? WHERE scope = ?",
+                (horizon.every, horizon.sessions, self.scope),
+            )
+
+    def _horizon(self, cur: Cursor) -> Horizon:
+        rows = cur.run("SELECT history_every, history_sessions FROM memory_usage WHERE scope = ?", (self.scope,))
+        return Horizon(float(rows[0][0]), float(rows[0][1])) if rows else Horizon()
+
+    def _reshelve(self, cur: Cursor, version: Version) -> None:
+        rows = cur.run(
+            "DELETE FROM memory_versions WHERE scope = ? AND seq = ? RETURNING size", (self.scope, version.seq)
+        )
+        if rows:
+            self._put_version(cur, version)
+            cur.run(
+                "UPDATE memory_usage SET history_bytes = history_bytes + ? WHERE scope = ?",
+                (version.size - int(rows[0][0]), self.scope),
+            )
+
+    def _shelf_bytes(self, cur: Cursor) -> int:
+        rows = cur.run("SELECT history_bytes FROM memory_usage WHERE scope = ?", (self.scope,))
+        return int(rows[0][0]) if rows else 0
+
+    def _make_folder(self, cur: Cursor, path: MemoryPath) -> None:
+        self._grow(cur, Usage(0, 0, self._make_folders(cur, _key(path))))
+
     def _usage(self, cur: Cursor) -> Usage:
         if cur.usage is not None:
             return cur.usage
@@ -546,6 +651,10 @@ class SqlStorage(WriteShortcuts, ABC):
         return made
 
 
+_WITH_CONTENT: Final = "SELECT meta, content, size FROM memory_versions WHERE scope = ?"
+_WITHOUT_CONTENT: Final = "SELECT meta, NULL, size FROM memory_versions WHERE scope = ?"
+
+
 class _SqlSession:
     """A write session of a :class:`SqlStorage`: every read and write on its one transaction."""
 
@@ -586,6 +695,27 @@ class _SqlSession:
 
     def move(self, old: MemoryPath, new: MemoryPath) -> None:
         self._storage._move(self._cur, old, new)
+
+    def shelve(self, versions: Sequence[Version]) -> list[Version]:
+        return self._storage._shelve(self._cur, versions)
+
+    def shelved(self, path: str | None = None, *, content: bool = True) -> list[Version]:
+        return self._storage._shelved(self._cur, path, content=content)
+
+    def unshelve(self, seqs: Collection[int], horizon: Horizon | None = None) -> None:
+        self._storage._unshelve(self._cur, seqs, horizon)
+
+    def horizon(self) -> Horizon:
+        return self._storage._horizon(self._cur)
+
+    def reshelve(self, version: Version) -> None:
+        self._storage._reshelve(self._cur, version)
+
+    def shelf_bytes(self) -> int:
+        return self._storage._shelf_bytes(self._cur)
+
+    def make_folder(self, path: MemoryPath) -> None:
+        self._storage._make_folder(self._cur, path)
 
 
 @contextmanager

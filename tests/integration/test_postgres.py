@@ -92,14 +92,16 @@ class TestSchema:
         assert not errors
         assert sorted(name for names in applied for name in names) == [
             "audit-1",
+            "history-1",
             "row-security-1",
             "scope-state-1",
             "storage-1",
             "storage-2-folders",
             "storage-3-scope-keys",
             "storage-4-name-keys",
+            "storage-5-versions",
         ]
-        assert _admin(pg_dsn, "SELECT count(*) FROM memory_schema") == [(7,)]
+        assert _admin(pg_dsn, "SELECT count(*) FROM memory_schema") == [(9,)]
 
     def test_newer_schema_refused(self, pg_dsn: str) -> None:
         """A database upgraded by a newer version is not written by an older one."""
@@ -300,8 +302,8 @@ def test_db_migrate_cli_never_prints_the_password(pg_dsn: str) -> None:
     first = run("db", "migrate", "--dsn", pg_dsn)
     assert (
         first.returncode == 0
-        and "applied storage-1, storage-2-folders, storage-3-scope-keys, storage-4-name-keys, audit-1, row-security-1,"
-        " scope-state-1"
+        and "applied storage-1, storage-2-folders, storage-3-scope-keys, storage-4-name-keys, storage-5-versions,"
+        " audit-1, row-security-1, scope-state-1, history-1"
         in first.stdout
     ), first.stderr
     again = run("db", "migrate", "--dsn", pg_dsn, "--row-security", "on")
