@@ -100,6 +100,8 @@ class Effect:
     twin: Twin | None = None
     #: Rules whose findings the reply to the model names (text flagged as planted instructions).
     flags: tuple[str, ...] = ()
+    #: Rules that hold the write for review: kept as a quarantined version, the file left as it is.
+    quarantine: tuple[str, ...] = ()
 
     def with_note(self, rule_id: str, reason: str) -> Effect:
         return replace(self, notes=(*self.notes, Note(rule_id, reason)))

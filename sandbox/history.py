@@ -21,11 +21,11 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, cast, runtime_checkable
 
 from sandbox.decision import CallContext
-from sandbox.errors import Denied
-from sandbox.paths import MemoryPath
+from sandbox.errors import Denied, OperationFailed
+from sandbox.paths import ROOT, MemoryPath
 
 if TYPE_CHECKING:
     from sandbox.storage.base import Tree, Writer
@@ -40,11 +40,14 @@ __all__ = [
     "Shelf",
     "Version",
     "admit",
+    "as_shelf",
     "decode_meta",
     "encode_meta",
+    "held",
     "lineage",
     "redacted",
     "redundant",
+    "version_path",
     "versions_before_move",
     "versions_before_put",
     "versions_before_remove",
@@ -93,7 +96,8 @@ class Version:
     #: Whether anything was at ``path`` before the change (False for a create).
     existed: bool = True
     is_dir: bool = False
-    #: The file's content before the change (None: a folder, nothing there, or erased by redaction).
+    #: The file's content before the change (None: a folder, nothing there, or erased by redaction);
+    #: of a write held for review (``quarantined``), the content it would have written.
     content: bytes | None = None
     #: Where a rename moved ``path`` to.
     new_path: str | None = None
@@ -127,6 +131,16 @@ def lineage(path: str) -> tuple[str, ...]:
     """``path`` and every folder above it below ``/memories``: ``/memories/a``, ``/memories/a/b``, ..."""
     parts = path.split("/")[2:]
     return tuple("/memories/" + "/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
+
+
+def version_path(text: str) -> MemoryPath:
+    """The path a version names, name for name as the store listed it (never decoded again: a
+    name another tool wrote, such as ``x%2Fy.md``, is restored under the same name)."""
+    head, _, rest = text.partition("/memories/")
+    names = tuple(rest.split("/")) if rest else ()
+    if head or not names or any(name in ("", ".", "..") for name in names):
+        raise OperationFailed("Error: A version names a path that cannot be restored.")
+    return ROOT.below(names)
 
 
 def _overlap(a: str, b: str) -> bool:
@@ -166,6 +180,12 @@ class Shelf(Protocol):
     def make_folder(self, path: MemoryPath) -> None:
         """Make a folder (and its missing parents); nothing happens when it exists."""
         ...
+
+
+def as_shelf(writer: object) -> Shelf | None:
+    """``writer`` as a :class:`Shelf` when its store keeps versions (a plain look-up: a runtime
+    protocol check on every write costs more than the version it decides on)."""
+    return cast("Shelf", writer) if callable(getattr(writer, "shelve", None)) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +240,8 @@ def redundant(versions: Sequence[Version]) -> set[int]:
     restoring: dict[tuple[str | None, str], int] = {}
     spare: set[int] = set()
     for version in sorted(versions, key=_seq):
+        if version.quarantined:
+            continue  # a write held for review changed nothing
         if version.change in ("rename", "delete") or version.is_dir:
             for key in [key for key in restoring if key[0] == version.session and version.touches(key[1])]:
                 del restoring[key]
@@ -299,6 +321,12 @@ def versions_before_put(
     if before is None:
         return [_version("create", path, origin, existed=False, made=tuple(map(str, made)))]
     return [_version("edit", path, origin, content=before)]
+
+
+def held(path: MemoryPath, origin: Origin, content: bytes, *, existed: bool) -> Version:
+    """A write held for review (quarantined): the content it would have written, not applied."""
+    change: Change = "edit" if existed else "create"
+    return _version(change, path, origin, existed=existed, content=content, quarantined=True)
 
 
 def versions_before_remove(reader: Writer, path: MemoryPath, tree: Tree, origin: Origin) -> list[Version]:

@@ -41,7 +41,7 @@ __all__ = [
     "parse_injection_pack",
 ]
 
-InjectionAction = Literal["record", "flag", "reject"]
+InjectionAction = Literal["record", "flag", "quarantine", "reject"]
 
 
 class InjectionRuleModel(RuleModel):

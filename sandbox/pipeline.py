@@ -160,6 +160,7 @@ class Sandbox:
             max_view_chars=policy.limits.max_view_chars,
             max_read_bytes=policy.limits.max_file_bytes,
             keeping=keeping(policy),
+            scrub=secrets.scrub_kept if secrets is not None else None,
         )
         pseudonyms = _pseudonyms(policy, storage)  # refused before any log is opened
         # With no sink given, the policy's [audit] section decides (default: a log beside the store).

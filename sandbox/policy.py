@@ -206,10 +206,11 @@ class InjectionSection(_Section):
     enabled: bool = True
     # Shipped pack names (policies/injection/NAME.toml) or pack file paths.
     packs: Strings = ("builtin",)
-    # Overrides every rule's own action ("record", "flag" or "reject").
-    action: Literal["record", "flag", "reject"] | None = None
+    # Overrides every rule's own action: "record", "flag", "quarantine" (kept as a version only, for an
+    # operator to release or drop; refused where the store keeps no versions) or "reject".
+    action: Literal["record", "flag", "quarantine", "reject"] | None = None
     # Per-rule actions, by rule id; an unknown id is an error.
-    rules: Annotated[dict[str, Literal["record", "flag", "reject"]], Field(strict=False)] = {}
+    rules: Annotated[dict[str, Literal["record", "flag", "quarantine", "reject"]], Field(strict=False)] = {}
     # Rule ids switched off entirely; an unknown id is an error.
     disabled: Strings = ()
 

@@ -82,6 +82,12 @@ class SecretGuard:
         notes = tuple(Note(f"secret.{f.rule_id}", "redacted on read") for f in findings)
         return redact(data, findings, keep_lines=True).decode("utf-8"), notes
 
+    def scrub_kept(self, data: bytes, path: MemoryPath) -> bytes:
+        """Content a version keeps, every secret the policy does not allow redacted (what a file held
+        before its edit may be a key another tool wrote, or one written before its rule existed)."""
+        findings = [f for f in self.find(data) if self.action(f.rule_id, path) != "allow"]
+        return redact(data, findings) if findings else data
+
     def check_path(self, path: MemoryPath) -> None:
         """A secret in a path cannot be redacted (it names the file): refuse the call."""
         for finding in self.find(str(path).encode("utf-8")):

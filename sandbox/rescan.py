@@ -5,16 +5,18 @@ yesterday. :func:`rescan` reads every file of a sandbox's store with the
 sandbox's own secret rules and reports what it finds (rule ids and counts,
 never a value); with ``apply`` it redacts each file in place, every change
 recorded as a decision (intent before the change), like expiry and purge.
+The content versions keep (:mod:`sandbox.history`) is scanned and redacted too.
 """
 
 from __future__ import annotations
 
 import functools
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sandbox.decision import Note
-from sandbox.errors import PolicyError
+from sandbox.errors import PolicyError, SandboxError
+from sandbox.history import Shelf, version_path
 from sandbox.paths import MemoryPath
 from sandbox.pipeline import Sandbox
 from sandbox.redaction import SecretGuard
@@ -77,7 +79,52 @@ def rescan(sandbox: Sandbox, *, apply: bool = False) -> RescanReport:
             if not done:
                 report.failed.append(shown)
         report.found.append(FileFindings(shown, dict(sorted(rules.items())), done))
+    _rescan_versions(sandbox, guard, storage, report, apply=apply)
     return report
+
+
+def _rescan_versions(
+    sandbox: Sandbox, guard: SecretGuard, storage: ManagedStorage, report: RescanReport, *, apply: bool
+) -> None:
+    """The same for the content versions keep (a file's past may hold a key a rule now knows)."""
+    with storage.writing() as writer:
+        if not isinstance(writer, Shelf):
+            return
+        kept = [version for version in writer.shelved() if version.content is not None]
+    for version in kept:
+        report.examined += 1
+        shown = f"{guard.scrub(version.path)} (version {version.seq})"
+        try:
+            path = version_path(version.path)
+        except SandboxError:
+            report.skipped.append(shown[:200])
+            continue
+        content = version.content or b""
+        try:
+            content.decode("utf-8")
+        except UnicodeDecodeError:
+            report.skipped.append(shown)
+            continue
+        rules = Counter(finding.rule_id for finding in _findings(guard, path, content))
+        if not rules:
+            continue
+        done = False
+        if apply:
+            note = Note("secret.rescan", f"version {version.seq} redacted by rescan: " + ", ".join(sorted(rules)))
+            action = functools.partial(_redact_version, storage, guard, path, version.seq)
+            done = sandbox.administer("rescan", path, action, note)
+            if not done:
+                report.failed.append(shown)
+        report.found.append(FileFindings(shown, dict(sorted(rules.items())), done))
+
+
+def _redact_version(storage: ManagedStorage, guard: SecretGuard, path: MemoryPath, seq: int, _decision: str) -> None:
+    with storage.writing() as writer:
+        if not isinstance(writer, Shelf):
+            raise PolicyError("the store no longer keeps versions")
+        for version in writer.shelved(str(path)):
+            if version.seq == seq and version.content is not None:
+                writer.reshelve(replace(version, content=_redacted(guard, path, version.content)))
 
 
 def _findings(guard: SecretGuard, path: MemoryPath, data: bytes) -> list[Finding]:

@@ -30,11 +30,12 @@ from sandbox.history import (
     Version,
     admit,
     redacted,
+    version_path,
     versions_before_move,
     versions_before_put,
     versions_before_remove,
 )
-from sandbox.paths import ROOT, MemoryPath
+from sandbox.paths import MemoryPath
 from sandbox.storage.base import Writer
 from sandbox.store import Store
 
@@ -51,10 +52,10 @@ __all__ = [
     "drop_versions",
     "plan_rollback",
     "redact_version",
+    "release_version",
     "roll_back",
     "run_rollback",
     "select",
-    "version_path",
 ]
 
 
@@ -86,8 +87,8 @@ class Selection:
 
 
 def select(versions: Sequence[Version], selection: Selection) -> list[Version]:
-    """The versions of the chosen changes, oldest first."""
-    return [version for version in versions if selection.picks(version)]
+    """The versions of the chosen changes, oldest first (writes held for review changed nothing)."""
+    return [version for version in versions if selection.picks(version) and not version.quarantined]
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +131,10 @@ def plan_rollback(versions: Sequence[Version], selection: Selection, horizon: Ho
     conflicts = tuple(
         version
         for version in versions
-        if version.seq > first and version.seq not in picked and any(version.touches(path) for path in touched)
+        if version.seq > first
+        and version.seq not in picked
+        and not version.quarantined
+        and any(version.touches(path) for path in touched)
     )
     lost = tuple(version for version in chosen if version.redacted and version.change in ("edit", "delete"))
     return Rollback(selection, tuple(reversed(chosen)), conflicts, lost, gap)
@@ -186,7 +190,7 @@ class _Undo:
         elif version.change == "edit" or (version.change == "delete" and not version.is_dir):
             if version.content is None:
                 raise OperationFailed(f"Error: The content of {version.path} before version {version.seq} was erased.")
-            yield from self._write(path, version.content)
+            yield from self.write(path, version.content)
         elif version.change == "delete":
             if self.writer.stat(path) is None:
                 made = missing_folders(self.writer, path.parent)
@@ -218,7 +222,7 @@ class _Undo:
             # An undo is never refused for room: it keeps about what it undoes.
             admit(_shelf(self.writer), versions, self.keeping, self.origin.time, enforce=False)
 
-    def _write(self, path: MemoryPath, content: bytes) -> Iterator[str]:
+    def write(self, path: MemoryPath, content: bytes) -> Iterator[str]:
         entry = self.writer.stat(path)
         if entry is not None and entry.is_dir:
             yield from self._remove(path)
@@ -254,16 +258,6 @@ def _shelf(writer: Writer) -> Shelf:
     if not isinstance(writer, Shelf):
         raise OperationFailed("Error: This store keeps no versions, so nothing can be rolled back.")
     return writer
-
-
-def version_path(text: str) -> MemoryPath:
-    """The path a version names, name for name as the store listed it (never decoded again: a
-    name another tool wrote, such as ``x%2Fy.md``, is restored under the same name)."""
-    head, _, rest = text.partition("/memories/")
-    names = tuple(rest.split("/")) if rest else ()
-    if head or not names or any(name in ("", ".", "..") for name in names):
-        raise OperationFailed("Error: A version names a path that cannot be restored.")
-    return ROOT.below(names)
 
 
 def describe(version: Version) -> str:
@@ -356,12 +350,43 @@ def redact_version(sandbox: Sandbox, path: str, seq: int) -> Version:
     return found[0]
 
 
+def release_version(sandbox: Sandbox, path: str, seq: int, *, operator: str | None = None) -> Version:
+    """Apply a write held for review (quarantined version ``seq`` of ``path``), as one audited
+    decision: the file gets the held content (keeping a version of what it replaces), and the held
+    version goes. Returns it."""
+    store = _store_of(sandbox)
+    storage = store.storage
+    found: list[Version] = []
+    errors: list[str] = []
+
+    def action(decision_id: str) -> None:
+        with storage.writing() as writer:
+            shelf = _shelf(writer)
+            matches = [v for v in shelf.shelved(path) if v.seq == seq and v.path == path and v.quarantined]
+            if not matches or matches[0].content is None:
+                errors.append(f"Error: Version {seq} of {path} is not a write held for review.")
+                raise OperationFailed(errors[-1])
+            origin = Origin(
+                decision_id,
+                time.time(),
+                CallContext(scope=sandbox.scope, principal=operator, session_id=f"release-{decision_id}"),
+                caller="operator",
+            )
+            list(_Undo(writer, origin, store.keeping, force=True).write(version_path(path), matches[0].content))
+            shelf.unshelve([seq])
+            found.append(matches[0])
+
+    if not sandbox.administer("history-release", version_path(path), action, Note("history.release", f"version {seq}")):
+        raise OperationFailed(errors[0] if errors else f"Error: Version {seq} of {path} could not be released.")
+    return found[0]
+
+
 def drop_versions(sandbox: Sandbox, selection: Selection) -> list[Version]:
     """Drop the versions of ``selection`` from the history, as one audited decision: what they held can
     no longer be restored (an operator frees a full history of a session already reviewed)."""
     storage = _store_of(sandbox).storage
     with storage.writing() as writer:
-        chosen = select(_shelf(writer).shelved(content=False), selection)
+        chosen = [version for version in _shelf(writer).shelved(content=False) if selection.picks(version)]
     if not chosen:
         return []
     dropped: list[Version] = []
@@ -369,7 +394,7 @@ def drop_versions(sandbox: Sandbox, selection: Selection) -> list[Version]:
     def action(_decision: str) -> None:
         with storage.writing() as writer:
             shelf = _shelf(writer)
-            gone = select(shelf.shelved(content=False), selection)
+            gone = [version for version in shelf.shelved(content=False) if selection.picks(version)]
             shelf.unshelve([version.seq for version in gone], shelf.horizon().moved(gone, ()))
             dropped.extend(gone)
 

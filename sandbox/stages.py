@@ -222,7 +222,8 @@ class InjectionScanner:
     Scans an edited file's whole new content (after secret redaction), so an
     instruction assembled over several edits is found too. A finding is
     recorded (the decision names the rule), flagged (also named in the reply,
-    so the model reads the text as data) or refused, by the rule's action.
+    so the model reads the text as data), quarantined (kept as a version for an
+    operator, the file left unchanged) or refused, by the rule's action.
     """
 
     def __init__(self, scan: InjectionScan) -> None:
@@ -241,11 +242,16 @@ class InjectionScanner:
         if refused:
             raise InjectionRejected(refused[0])
         actions = {finding.rule_id: finding.action for finding in findings}
-        notes = tuple(
-            Note(f"injection.{rule}", "flagged" if action == "flag" else "recorded") for rule, action in actions.items()
-        )
+        shown = {"flag": "flagged", "quarantine": "quarantined"}
+        notes = tuple(Note(f"injection.{rule}", shown.get(action, "recorded")) for rule, action in actions.items())
         flags = tuple(f"injection.{rule}" for rule, action in actions.items() if action == "flag")
-        return replace(effect, notes=(*effect.notes, *notes), flags=(*effect.flags, *flags))
+        held = tuple(f"injection.{rule}" for rule, action in actions.items() if action == "quarantine")
+        return replace(
+            effect,
+            notes=(*effect.notes, *notes),
+            flags=(*effect.flags, *flags),
+            quarantine=(*effect.quarantine, *held),
+        )
 
 
 class SizeLimiter:

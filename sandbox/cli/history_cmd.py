@@ -27,11 +27,12 @@ def add_history_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         "history",
         help="the versions kept of a path (or of the whole store), with diffs; `history redact PATH --version N`"
         " erases one version's content",
-        usage="%(prog)s [PATH] [--no-diff] | %(prog)s redact PATH --version N"
-        " | %(prog)s drop (--session S | --decision ID) [--yes]",
+        usage="%(prog)s [PATH] [--no-diff] [--quarantined] | %(prog)s redact PATH --version N"
+        " | %(prog)s release PATH --version N | %(prog)s drop (--session S | --decision ID) [--yes]",
     )
     shown.add_argument("words", nargs="*", metavar="PATH", help="a /memories path (default: every version)")
     shown.add_argument("--no-diff", action="store_true", help="list versions only")
+    shown.add_argument("--quarantined", action="store_true", help="only the writes held for review")
     shown.add_argument(
         "--version", dest="number", type=int, metavar="N", default=None, help="with redact: the version to erase"
     )
@@ -68,13 +69,14 @@ def _versions(args: argparse.Namespace) -> tuple[list[Version], dict[str, bytes 
             if not isinstance(writer, Shelf):
                 raise UsageError(f"{url} keeps no versions")
             versions = writer.shelved()
-        return versions, _current(storage, {_chase(version, versions)[1] for version in versions})
+        paths = {_chase(version, versions)[1] for version in versions} | {v.path for v in versions if v.quarantined}
+        return versions, _current(storage, paths)
 
 
 def _current(storage: StorageAdapter, paths: set[str]) -> dict[str, bytes | None]:
     """What the store holds now at each of ``paths`` (None: nothing, or a folder)."""
     from sandbox.errors import SandboxError  # noqa: PLC0415 - lazy: start-up
-    from sandbox.rollback import version_path  # noqa: PLC0415 - lazy: start-up
+    from sandbox.history import version_path  # noqa: PLC0415 - lazy: start-up
 
     now: dict[str, bytes | None] = {}
     for text in paths:
@@ -92,7 +94,7 @@ def _chase(version: Version, versions: list[Version]) -> tuple[Version | None, s
     same file, followed through renames of it or of a folder above it), or, when none, its path now."""
     path = version.new_path if version.change == "rename" and version.new_path else version.path
     for later in versions:
-        if later.seq <= version.seq:
+        if later.seq <= version.seq or later.quarantined:
             continue
         if later.path == path and later.change != "rename":
             return later, path
@@ -118,6 +120,12 @@ def _print_change(version: Version, versions: list[Version], now: dict[str, byte
     print(printable(describe(version)))
     if not diff or version.is_dir or version.change == "rename":
         return
+    if version.quarantined:
+        # Held for review: what the write would make of the file as it is now.
+        print("    (held for review; release with `history release PATH --version N`)")
+        for line in diff_lines(now.get(version.path), version.content, version.path):
+            print("    " + printable(line))
+        return
     before = version.content if version.existed else None
     if version.redacted:
         print("    (content erased by history redact)")
@@ -132,11 +140,11 @@ def _print_change(version: Version, versions: list[Version], now: dict[str, byte
 
 def _history(args: argparse.Namespace) -> int:
     words = args.words
-    if words[:1] == ["redact"]:
+    if words[:1] in (["redact"], ["release"]):
         if len(words) != 2 or args.number is None:
-            raise UsageError("usage: memory-sandbox history redact PATH --version N")
+            raise UsageError(f"usage: memory-sandbox history {words[0]} PATH --version N")
         args.path = words[1]
-        return _redact(args)
+        return _redact(args) if words[0] == "redact" else _release(args)
     if words[:1] == ["drop"]:
         if len(words) != 1 or (args.session is None) == (args.decision is None):
             raise UsageError("usage: memory-sandbox history drop (--session S | --decision ID) [--yes]")
@@ -147,7 +155,11 @@ def _history(args: argparse.Namespace) -> int:
         raise UsageError("history takes one PATH; to erase a version: history redact PATH --version N")
     args.path = words[0] if words else None
     versions, now = _versions(args)
-    shown = [v for v in versions if args.path is None or args.path in (v.path, v.new_path)]
+    shown = [
+        v
+        for v in versions
+        if (args.path is None or args.path in (v.path, v.new_path)) and (v.quarantined or not args.quarantined)
+    ]
     for version in shown:
         _print_change(version, versions, now, diff=not args.no_diff)
     print(f"{len(shown)} versions" + (f" of {printable(args.path)}" if args.path else ""))
@@ -166,6 +178,21 @@ def _redact(args: argparse.Namespace) -> int:
         finally:
             sandbox.close()
     print(f"erased the content of version {version.seq} of {printable(version.path)} (its record and digest stay)")
+    return 0
+
+
+def _release(args: argparse.Namespace) -> int:
+    from sandbox.rollback import release_version  # noqa: PLC0415 - lazy: start-up
+    from sandbox.storage.url import open_stores  # noqa: PLC0415 - lazy: start-up
+
+    url = checked_store(args)
+    with open_stores(url) as stores:
+        sandbox = open_sandbox(policy_from(args), stores, args.scope)
+        try:
+            version = release_version(sandbox, args.path, args.number)
+        finally:
+            sandbox.close()
+    print(f"released version {version.seq}: {printable(version.path)} now holds the write that was held")
     return 0
 
 

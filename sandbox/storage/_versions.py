@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from sandbox.errors import StorageError
-from sandbox.history import Horizon, Version, decode_meta, encode_meta, lineage
+from sandbox.history import OVERHEAD, Horizon, Version, decode_meta, encode_meta, lineage
 
 __all__ = ["VersionLog"]
 
@@ -105,10 +105,9 @@ class VersionLog:
         for seq in seqs:
             kept = self._kept[seq]
             version = kept.version
-            if not content:
-                version = replace(version, length=max(kept.length, 0))
-            elif kept.length >= 0:
-                version = replace(version, content=_pread(fd, kept.length, kept.offset))
+            if content:
+                data = _pread(fd, kept.length, kept.offset) if kept.length >= 0 else None
+                version = replace(version, length=None, content=data)
             found.append(version)
         return found
 
@@ -156,7 +155,7 @@ class VersionLog:
     def _index(self, version: Version, offset: int, length: int) -> None:
         if version.seq in self._kept:
             self._drop(version.seq)
-        self._kept[version.seq] = _Kept(replace(version, content=None, length=None), offset, length)
+        self._kept[version.seq] = _Kept(replace(version, content=None, length=max(length, 0)), offset, length)
         for named in (version.path, version.new_path):
             if named is not None:
                 self._by_path.setdefault(named, set()).add(version.seq)
@@ -261,7 +260,7 @@ class VersionLog:
         for seq in sorted(self._kept):
             kept = self._kept[seq]
             content = _pread(fd, kept.length, kept.offset) if kept.length >= 0 else None
-            chunks.append(_record(replace(kept.version, content=content))[0])
+            chunks.append(_record(replace(kept.version, content=content, length=None))[0])
         horizon = self._horizon
         if horizon != Horizon():
             line = json.dumps({"drop": [], "every": horizon.every, "sessions": horizon.sessions}).encode("ascii")
@@ -319,7 +318,7 @@ def _whole_after(data: bytes, at: int) -> bool:
 
 
 def _size(version: Version, length: int) -> int:
-    return replace(version, content=None, length=max(length, 0)).size
+    return OVERHEAD + max(length, 0)
 
 
 def _pread(fd: int, length: int, offset: int) -> bytes:

@@ -246,3 +246,32 @@ def test_damage_in_the_middle_fails_closed_and_keeps_every_record(tmp_path: Path
     assert log.read_bytes() == bytes(data)  # nothing cut off
     assert os.path.getsize(log) == len(data)
     assert ROOT.below(("n5.md",)) is not None
+
+
+GHP = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+
+
+def test_a_key_another_tool_wrote_is_not_kept_by_the_edit_beside_it(storage: StorageAdapter) -> None:
+    """The file held a key before the model's edit (written by another tool, or before its rule existed):
+    the edit's version keeps the file's past with the key redacted, as every write stores it."""
+    storage.create(canonicalize(PREFS), f"token: {GHP}\nnotes\n".encode())
+    with Sandbox(policy=_policy(), storage=storage, audit=NullAuditSink()) as sandbox:
+        _call(sandbox, "s", command="str_replace", path=PREFS, old_str="notes", new_str="more notes")
+    (edit,) = _versions(storage)
+    assert edit.content is not None and b"more" not in edit.content and b"notes" in edit.content
+    assert GHP.encode() not in edit.content
+
+
+def test_rescan_redacts_keys_in_versions_kept_before_a_rule(storage: StorageAdapter) -> None:
+    from sandbox.rescan import rescan  # noqa: PLC0415 - the engine's rescan, as the CLI runs it
+
+    blind = Policy.model_validate({"schema_version": 1, "id": "t", "revision": 1, "secrets": {"enabled": False}})
+    with Sandbox(policy=blind, storage=storage, audit=NullAuditSink()) as sandbox:
+        _call(sandbox, "s", command="create", path=PREFS, file_text=f"token: {GHP}\n")
+        _call(sandbox, "s", command="str_replace", path=PREFS, old_str="token", new_str="the token")
+    assert any(v.content and GHP.encode() in v.content for v in _versions(storage))
+    with Sandbox(policy=_policy(), storage=storage, audit=NullAuditSink()) as sandbox:
+        report = rescan(sandbox, apply=True)
+    assert any("(version " in found.path and found.redacted for found in report.found)
+    assert not any(v.content and GHP.encode() in v.content for v in _versions(storage))
+    assert GHP.encode() not in storage.read(canonicalize(PREFS))
