@@ -203,6 +203,8 @@ class Horizon:
     def moved(self, dropped: Iterable[Version], redundant: Collection[int]) -> Horizon:
         every, sessions = self.every, self.sessions
         for version in dropped:
+            if version.quarantined:
+                continue  # held, never applied: no undo needed it
             every = max(every, version.time)
             if version.seq not in redundant:
                 sessions = max(sessions, version.time)
@@ -230,7 +232,8 @@ class Keeping:
 
 
 def redundant(versions: Sequence[Version]) -> set[int]:
-    """The edits whose undo a rollback of their session overwrites anyway.
+    """The edits whose undo a rollback of their session overwrites anyway (and writes held for review,
+    which changed nothing).
 
     Undone newest first, an edit of ``P`` by session S writes back what ``P`` held before it; an
     earlier edit (or create) of ``P`` by S, undone later, writes (or removes) ``P`` again. Unless a
@@ -241,7 +244,8 @@ def redundant(versions: Sequence[Version]) -> set[int]:
     spare: set[int] = set()
     for version in sorted(versions, key=_seq):
         if version.quarantined:
-            continue  # a write held for review changed nothing
+            spare.add(version.seq)  # a write held for review changed nothing: no undo needs it
+            continue
         if version.change in ("rename", "delete") or version.is_dir:
             for key in [key for key in restoring if key[0] == version.session and version.touches(key[1])]:
                 del restoring[key]

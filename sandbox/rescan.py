@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from sandbox.decision import Note
@@ -62,23 +63,9 @@ def rescan(sandbox: Sandbox, *, apply: bool = False) -> RescanReport:
         if path is None:
             report.skipped.append(shown[:200])  # a name no model path can address
             continue
-        data = storage.read(path)
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            report.skipped.append(shown)
-            continue
-        rules = Counter(finding.rule_id for finding in _findings(guard, path, data))
-        if not rules:
-            continue
-        done = False
-        if apply:
-            note = Note("secret.rescan", "redacted by rescan: " + ", ".join(sorted(rules)))
-            edit = functools.partial(_redacted, guard, path)
-            done = sandbox.administer("rescan", path, functools.partial(_modify, storage, path, edit), note)
-            if not done:
-                report.failed.append(shown)
-        report.found.append(FileFindings(shown, dict(sorted(rules.items())), done))
+        edit = functools.partial(_redacted, guard, path)
+        action = functools.partial(_modify, storage, path, edit)
+        _judge(sandbox, guard, report, shown, path, data=storage.read(path), what="", action=action if apply else None)
     _rescan_versions(sandbox, guard, storage, report, apply=apply)
     return report
 
@@ -99,23 +86,47 @@ def _rescan_versions(
         except SandboxError:
             report.skipped.append(shown[:200])
             continue
-        content = version.content or b""
-        try:
-            content.decode("utf-8")
-        except UnicodeDecodeError:
-            report.skipped.append(shown)
-            continue
-        rules = Counter(finding.rule_id for finding in _findings(guard, path, content))
-        if not rules:
-            continue
-        done = False
-        if apply:
-            note = Note("secret.rescan", f"version {version.seq} redacted by rescan: " + ", ".join(sorted(rules)))
-            action = functools.partial(_redact_version, storage, guard, path, version.seq)
-            done = sandbox.administer("rescan", path, action, note)
-            if not done:
-                report.failed.append(shown)
-        report.found.append(FileFindings(shown, dict(sorted(rules.items())), done))
+        action = functools.partial(_redact_version, storage, guard, path, version.seq)
+        what = f"version {version.seq} "
+        _judge(
+            sandbox,
+            guard,
+            report,
+            shown,
+            path,
+            data=version.content or b"",
+            what=what,
+            action=action if apply else None,
+        )
+
+
+def _judge(
+    sandbox: Sandbox,
+    guard: SecretGuard,
+    report: RescanReport,
+    shown: str,
+    path: MemoryPath,
+    *,
+    data: bytes,
+    what: str,
+    action: Callable[[str], None] | None,
+) -> None:
+    """Report the secrets in ``data`` (UTF-8 text only); with an ``action``, redact them as a decision."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        report.skipped.append(shown)
+        return
+    rules = Counter(finding.rule_id for finding in _findings(guard, path, data))
+    if not rules:
+        return
+    done = False
+    if action is not None:
+        note = Note("secret.rescan", f"{what}redacted by rescan: " + ", ".join(sorted(rules)))
+        done = sandbox.administer("rescan", path, action, note)
+        if not done:
+            report.failed.append(shown)
+    report.found.append(FileFindings(shown, dict(sorted(rules.items())), done))
 
 
 def _redact_version(storage: ManagedStorage, guard: SecretGuard, path: MemoryPath, seq: int, _decision: str) -> None:

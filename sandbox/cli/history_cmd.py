@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from sandbox.cli.common import add_store_options, checked_store, iso_time, open_sandbox, policy_from
 from sandbox.cli.exits import FINDING, REFUSED, UsageError
@@ -17,9 +18,12 @@ from sandbox.display import printable
 
 if TYPE_CHECKING:
     from sandbox.history import Version
+    from sandbox.pipeline import Sandbox
     from sandbox.storage.base import StorageAdapter
 
 __all__ = ["add_history_commands"]
+
+_T = TypeVar("_T")
 
 
 def add_history_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -166,39 +170,36 @@ def _history(args: argparse.Namespace) -> int:
     return 0
 
 
-def _redact(args: argparse.Namespace) -> int:
-    from sandbox.rollback import redact_version  # noqa: PLC0415 - lazy: start-up
+def _on_sandbox(args: argparse.Namespace, work: Callable[[Sandbox], _T]) -> _T:
+    """``work`` on the sandbox of the command's store and scope, closed after."""
     from sandbox.storage.url import open_stores  # noqa: PLC0415 - lazy: start-up
 
-    url = checked_store(args)
-    with open_stores(url) as stores:
+    with open_stores(checked_store(args)) as stores:
         sandbox = open_sandbox(policy_from(args), stores, args.scope)
         try:
-            version = redact_version(sandbox, args.path, args.number)
+            return work(sandbox)
         finally:
             sandbox.close()
+
+
+def _redact(args: argparse.Namespace) -> int:
+    from sandbox.rollback import redact_version  # noqa: PLC0415 - lazy: start-up
+
+    version = _on_sandbox(args, lambda sandbox: redact_version(sandbox, args.path, args.number))
     print(f"erased the content of version {version.seq} of {printable(version.path)} (its record and digest stay)")
     return 0
 
 
 def _release(args: argparse.Namespace) -> int:
     from sandbox.rollback import release_version  # noqa: PLC0415 - lazy: start-up
-    from sandbox.storage.url import open_stores  # noqa: PLC0415 - lazy: start-up
 
-    url = checked_store(args)
-    with open_stores(url) as stores:
-        sandbox = open_sandbox(policy_from(args), stores, args.scope)
-        try:
-            version = release_version(sandbox, args.path, args.number)
-        finally:
-            sandbox.close()
+    version = _on_sandbox(args, lambda sandbox: release_version(sandbox, args.path, args.number))
     print(f"released version {version.seq}: {printable(version.path)} now holds the write that was held")
     return 0
 
 
 def _drop(args: argparse.Namespace) -> int:
     from sandbox.rollback import Selection, describe, drop_versions  # noqa: PLC0415 - lazy: start-up
-    from sandbox.storage.url import open_stores  # noqa: PLC0415 - lazy: start-up
 
     selection = Selection(session=args.session, decision=args.decision)
     if not args.yes:
@@ -210,13 +211,7 @@ def _drop(args: argparse.Namespace) -> int:
             f"{len(chosen)} versions of {printable(str(selection))}; add --yes to drop them (they cannot be restored)"
         )
         return 0
-    url = checked_store(args)
-    with open_stores(url) as stores:
-        sandbox = open_sandbox(policy_from(args), stores, args.scope)
-        try:
-            dropped = drop_versions(sandbox, selection)
-        finally:
-            sandbox.close()
+    dropped = _on_sandbox(args, lambda sandbox: drop_versions(sandbox, selection))
     if not dropped:
         print(f"no versions of {printable(str(selection))}", file=sys.stderr)
         return FINDING
@@ -238,20 +233,18 @@ def _diff(args: argparse.Namespace) -> int:
 
 def _rollback(args: argparse.Namespace) -> int:
     from sandbox.rollback import Selection, describe, run_rollback  # noqa: PLC0415 - lazy: start-up
-    from sandbox.storage.url import open_stores  # noqa: PLC0415 - lazy: start-up
 
     selection = Selection(
         session=args.session,
         since=args.since.timestamp() if args.since is not None else None,
         decision=args.decision,
     )
-    url = checked_store(args)
-    with open_stores(url) as stores:
-        sandbox = open_sandbox(policy_from(args), stores, args.scope)
-        try:
-            report = run_rollback(sandbox, selection, force=args.force, dry_run=args.dry_run, operator=args.operator)
-        finally:
-            sandbox.close()
+    report = _on_sandbox(
+        args,
+        lambda sandbox: run_rollback(
+            sandbox, selection, force=args.force, dry_run=args.dry_run, operator=args.operator
+        ),
+    )
     plan = report.plan
     if not plan.undo:
         print(f"nothing to roll back: no versions of {printable(str(selection))}", file=sys.stderr)

@@ -97,3 +97,15 @@ def test_in_wrap_mode_a_quarantine_is_a_refusal(tmp_path: Path) -> None:
     result = tool.sandbox.execute({"command": "create", "path": NOTES, "file_text": PLANTED})
     assert result.is_error and result.decision.error_code == "injection_rejected"
     assert not list(tmp_path.rglob("notes.md"))
+
+
+def test_a_flood_of_held_writes_never_fills_the_history(storage: StorageAdapter) -> None:
+    """Held writes are dropped for room (oldest first): repeating a flagged write cannot block the scope."""
+    with Sandbox(policy=_policy(max_bytes=8_000), storage=storage, audit=NullAuditSink()) as sandbox:
+        flood = CallContext(session_id="evil")
+        for n in range(30):
+            held = sandbox.execute({"command": "create", "path": f"/memories/o{n}.md", "file_text": PLANTED * 4}, flood)
+            assert not held.is_error, held.content
+        ok = sandbox.execute({"command": "create", "path": NOTES, "file_text": "plain notes\n"})
+        assert not ok.is_error, ok.content
+        assert 0 < len(_held(storage)) < 30
