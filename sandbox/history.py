@@ -18,8 +18,9 @@ spent, the write is refused (:class:`HistoryFull`): history is never lost to a f
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, cast, runtime_checkable
 
@@ -37,6 +38,7 @@ __all__ = [
     "Horizon",
     "Keeping",
     "Origin",
+    "Scrub",
     "Shelf",
     "Version",
     "admit",
@@ -47,6 +49,7 @@ __all__ = [
     "lineage",
     "redacted",
     "redundant",
+    "scrubbed",
     "version_path",
     "versions_before_move",
     "versions_before_put",
@@ -111,6 +114,9 @@ class Version:
     content_digest: str | None = None
     redacted: bool = False
     quarantined: bool = False
+    #: Of a held edit: sha256 of the file as it was when the write was held (a release of it
+    #: checks the file is still that one; the model can read that file, so the digest tells nothing).
+    base: str | None = None
     seq: int = 0
     #: The content's length when it was read without its content (``shelved(content=False)``).
     length: int | None = None
@@ -327,10 +333,23 @@ def versions_before_put(
     return [_version("edit", path, origin, content=before)]
 
 
-def held(path: MemoryPath, origin: Origin, content: bytes, *, existed: bool) -> Version:
-    """A write held for review (quarantined): the content it would have written, not applied."""
-    change: Change = "edit" if existed else "create"
-    return _version(change, path, origin, existed=existed, content=content, quarantined=True)
+#: A version's content on its way to the history: the policy's secret redaction (content, its path).
+Scrub = Callable[[bytes, MemoryPath], bytes]
+
+
+def scrubbed(version: Version, scrub: Scrub) -> Version:
+    """``version`` with its content through ``scrub`` (a version keeps no secret the policy redacts)."""
+    if version.content is None:
+        return version
+    return replace(version, content=scrub(version.content, version_path(version.path)))
+
+
+def held(path: MemoryPath, origin: Origin, content: bytes, *, base: bytes | None) -> Version:
+    """A write held for review (quarantined): the content it would have written, not applied;
+    ``base`` is the file it would have replaced (None: a create)."""
+    change: Change = "edit" if base is not None else "create"
+    digest = hashlib.sha256(base).hexdigest() if base is not None else None
+    return _version(change, path, origin, existed=base is not None, content=content, quarantined=True, base=digest)
 
 
 def versions_before_remove(reader: Writer, path: MemoryPath, tree: Tree, origin: Origin) -> list[Version]:
@@ -370,6 +389,7 @@ _META_FIELDS: Final = (
     "content_digest",
     "redacted",
     "quarantined",
+    "base",
     "seq",
 )
 

@@ -46,7 +46,7 @@ from sandbox.decision import (
     bounded_notes,
 )
 from sandbox.effects import Effect, PlainLens, plan
-from sandbox.errors import Denied, InternalError, InvalidCommand, SandboxError
+from sandbox.errors import Denied, InjectionRejected, InternalError, InvalidCommand, SandboxError
 from sandbox.history import Keeping, Origin
 from sandbox.injection import injection_scan
 from sandbox.lens import PolicyLens
@@ -200,10 +200,7 @@ class Sandbox:
                     effect = stage(effect)
                 self._intend(effect, call)
                 # The sandbox's own stores keep a version of what the call replaces, with its origin.
-                if isinstance(transaction, StoreTransaction):
-                    applied = transaction.apply(effect, call.origin)
-                else:
-                    applied = transaction.apply(effect)
+                applied = _applied(transaction, effect, call.origin)
                 call.succeed(_flagged(applied, effect.flags))
         except Exception as exc:  # noqa: BLE001 - the runner is the one place that fails closed
             call.fail(exc)
@@ -301,6 +298,16 @@ class Sandbox:
     def _record_intent(self, decision: Decision) -> None:
         if not isinstance(self.audit, NullAuditSink):
             self.audit.intent(self._recorded(decision))
+
+
+def _applied(transaction: Transaction, effect: Effect, origin: Origin) -> Reply:
+    """Apply a judged effect: the sandbox's own stores keep a version of what it replaces (and hold a
+    quarantined write as one); a backend of the application's own keeps none, so it gets no held write."""
+    if isinstance(transaction, StoreTransaction):
+        return transaction.apply(effect, origin)
+    if effect.quarantine:
+        raise InjectionRejected(effect.quarantine[0].removeprefix("injection."))
+    return transaction.apply(effect)
 
 
 def keeping(policy: Policy) -> Keeping | None:

@@ -13,31 +13,36 @@ would be lost.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from sandbox.commands import Create, Insert, Operation, StrReplace
 from sandbox.decision import CallContext, Note
-from sandbox.effects import missing_folders
+from sandbox.effects import PlainLens, missing_folders, plan
 from sandbox.errors import OperationFailed, SandboxError
 from sandbox.history import (
     Horizon,
     Keeping,
     Origin,
+    Scrub,
     Shelf,
     Version,
     admit,
     redacted,
+    scrubbed,
     version_path,
     versions_before_move,
     versions_before_put,
     versions_before_remove,
 )
 from sandbox.paths import MemoryPath
+from sandbox.stages import InjectionScanner, RateLimiter
 from sandbox.storage.base import Writer
-from sandbox.store import Store
+from sandbox.store import Store, Transaction
 
 if TYPE_CHECKING:
     from sandbox.pipeline import Sandbox
@@ -148,6 +153,7 @@ def roll_back(
     *,
     force: bool = False,
     done: list[str] | None = None,
+    scrub: Scrub | None = None,
 ) -> list[str]:
     """Undo ``rollback`` in a write session; return one line per change made (or, forced, skipped).
 
@@ -159,7 +165,7 @@ def roll_back(
     if not isinstance(writer, Shelf):
         raise OperationFailed("Error: This store keeps no versions, so nothing can be rolled back.")
     done = [] if done is None else done
-    undo = _Undo(writer, origin, keeping, force=force)
+    undo = _Undo(writer, origin, keeping, force=force, scrub=scrub)
     for version in rollback.undo:
         if version in rollback.lost:
             done.append(f"skipped {version.path}: its content was erased")
@@ -171,8 +177,10 @@ def roll_back(
 class _Undo:
     """Undo primitives on one write session, each keeping the version of what it replaces."""
 
-    def __init__(self, writer: Writer, origin: Origin, keeping: Keeping | None, *, force: bool) -> None:
-        self.writer, self.origin, self.keeping, self.force = writer, origin, keeping, force
+    def __init__(
+        self, writer: Writer, origin: Origin, keeping: Keeping | None, *, force: bool, scrub: Scrub | None = None
+    ) -> None:
+        self.writer, self.origin, self.keeping, self.force, self.scrub = writer, origin, keeping, force, scrub
 
     def _cannot(self, reason: str) -> str:
         if not self.force:
@@ -219,6 +227,8 @@ class _Undo:
 
     def _keep(self, versions: list[Version]) -> None:
         if self.keeping is not None:
+            if self.scrub is not None:
+                versions = [scrubbed(version, self.scrub) for version in versions]
             # An undo is never refused for room: it keeps about what it undoes.
             admit(_shelf(self.writer), versions, self.keeping, self.origin.time, enforce=False)
 
@@ -351,34 +361,66 @@ def redact_version(sandbox: Sandbox, path: str, seq: int) -> Version:
 
 
 def release_version(sandbox: Sandbox, path: str, seq: int, *, operator: str | None = None) -> Version:
-    """Apply a write held for review (quarantined version ``seq`` of ``path``), as one audited
-    decision: the file gets the held content (keeping a version of what it replaces), and the held
-    version goes. Returns it."""
+    """Apply a write held for review (quarantined version ``seq`` of ``path``) as one audited decision.
+
+    The write is judged again, as the call that made it, against the store as it is now: every
+    stage of the policy but the injection scan that held it (quota, size, names, access rules,
+    secrets). It is refused when the file is no longer the one the write was held for (changed,
+    removed, or something now at a created path), so a release never overwrites later work or a
+    folder. The held version goes; the change keeps a version of what it replaced. Returns it.
+    """
     store = _store_of(sandbox)
     storage = store.storage
     found: list[Version] = []
     errors: list[str] = []
 
     def action(decision_id: str) -> None:
-        with storage.writing() as writer:
-            shelf = _shelf(writer)
-            matches = [v for v in shelf.shelved(path) if v.seq == seq and v.path == path and v.quarantined]
-            if not matches or matches[0].content is None:
-                errors.append(f"Error: Version {seq} of {path} is not a write held for review.")
-                raise OperationFailed(errors[-1])
-            origin = Origin(
-                decision_id,
-                time.time(),
-                CallContext(scope=sandbox.scope, principal=operator, session_id=f"release-{decision_id}"),
-                caller="operator",
-            )
-            list(_Undo(writer, origin, store.keeping, force=True).write(version_path(path), matches[0].content))
-            shelf.unshelve([seq])
-            found.append(matches[0])
+        try:
+            with storage.writing() as writer:
+                shelf = _shelf(writer)
+                matches = [v for v in shelf.shelved(path) if v.seq == seq and v.path == path and v.quarantined]
+                if not matches or matches[0].content is None:
+                    raise OperationFailed(f"Error: Version {seq} of {path} is not a write held for review.")
+                version = matches[0]
+                context = CallContext(scope=sandbox.scope, principal=version.principal, session_id=version.session)
+                effect = plan(_released(writer, version), writer, PlainLens(), context)
+                for stage in sandbox.stages:
+                    if not isinstance(stage, InjectionScanner | RateLimiter):
+                        effect = stage(effect)
+                who = CallContext(scope=sandbox.scope, principal=operator, session_id=f"release-{decision_id}")
+                Transaction(store, writer, writer).apply(
+                    effect, Origin(decision_id, time.time(), who, caller="operator")
+                )
+                shelf.unshelve([seq])
+                found.append(version)
+        except SandboxError as exc:
+            errors.append(exc.message)
+            raise
 
     if not sandbox.administer("history-release", version_path(path), action, Note("history.release", f"version {seq}")):
         raise OperationFailed(errors[0] if errors else f"Error: Version {seq} of {path} could not be released.")
     return found[0]
+
+
+def _released(writer: Writer, version: Version) -> Operation:
+    """The held write as a command on the file as it is now (refused when it is not the held-for file)."""
+    target = version_path(version.path)
+    text = (version.content or b"").decode("utf-8")
+    entry = writer.stat(target)
+    if not version.existed:
+        if entry is not None:
+            raise OperationFailed(f"Error: Something is at {version.path} now; the held create is not released.")
+        return Create(target, text)
+    if entry is None or entry.is_dir:
+        raise OperationFailed(f"Error: {version.path} is no longer the file the write was held for.")
+    current = writer.read(target)
+    if version.base is None or hashlib.sha256(current).hexdigest() != version.base:
+        raise OperationFailed(f"Error: {version.path} changed since the write was held; review it again.")
+    if current:
+        return StrReplace(target, current.decode("utf-8"), text)
+    if text == text.rstrip("\n") + "\n":
+        return Insert(target, 0, text)
+    raise OperationFailed(f"Error: The held write of {version.path} cannot be applied to an empty file.")
 
 
 def drop_versions(sandbox: Sandbox, selection: Selection) -> list[Version]:
@@ -432,7 +474,7 @@ def run_rollback(
                 current = plan_rollback(shelf.shelved(), selection, shelf.horizon())
                 _check(current, force=force)
                 try:
-                    roll_back(writer, current, origin, store.keeping, force=force, done=done)
+                    roll_back(writer, current, origin, store.keeping, force=force, done=done, scrub=store.scrub)
                 except SandboxError:
                     _compensate(writer, decision_id, origin)
                     done.clear()

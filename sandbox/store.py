@@ -12,9 +12,8 @@ adapter. Paths echoed back are canonical ``/memories/...`` forms, never host pat
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Final
 
 import anyio.to_thread
@@ -26,12 +25,13 @@ from sandbox.errors import AlreadyExists, InjectionRejected, NotADirectory, NotF
 from sandbox.history import (
     Keeping,
     Origin,
+    Scrub,
     Shelf,
     Version,
     admit,
     as_shelf,
     held,
-    version_path,
+    scrubbed,
     versions_before_move,
     versions_before_put,
     versions_before_remove,
@@ -72,7 +72,7 @@ class Store:
         max_view_chars: int = _DEFAULT_VIEW_CHARS,
         max_read_bytes: int | None = None,
         keeping: Keeping | None = None,
-        scrub: Callable[[bytes, MemoryPath], bytes] | None = None,
+        scrub: Scrub | None = None,
     ) -> None:
         self.storage = storage
         #: What a version's content goes through before it is kept (the policy's secret redaction).
@@ -136,11 +136,11 @@ class Transaction:
             # Held for an operator: kept as a version only. Where no version can be kept, refused.
             if shelf is None or origin is None or keeping is None:
                 raise InjectionRejected(effect.quarantine[0].removeprefix("injection."))
-            return self._hold(shelf, effect, origin, keeping)
+            return self._hold(writer, shelf, effect, origin, keeping)
         if shelf is not None and origin is not None and keeping is not None:
             versions = _versions(writer, effect, origin)
             if self._store.scrub is not None:
-                versions = [_scrubbed(version, self._store.scrub) for version in versions]
+                versions = [scrubbed(version, self._store.scrub) for version in versions]
             admit(shelf, versions, keeping, origin.time)
         with _reword(missing=f"The path {op.path if not isinstance(op, Rename) else op.old_path} does not exist"):
             if isinstance(op, Create):
@@ -155,12 +155,15 @@ class Transaction:
             writer.move(op.old_path, op.new_path)
             return Reply(f"Successfully renamed {op.old_path} to {op.new_path}")
 
-    def _hold(self, writer: Shelf, effect: Effect, origin: Origin, keeping: Keeping) -> Reply:
+    def _hold(self, writer: Writer, shelf: Shelf, effect: Effect, origin: Origin, keeping: Keeping) -> Reply:
         op = effect.op
         if not isinstance(op, Create | StrReplace | Insert):
             raise TypeError("only a write of content is held")
         data = (effect.content or "").encode("utf-8")
-        admit(writer, [held(op.path, origin, data, existed=not isinstance(op, Create))], keeping, origin.time)
+        base = (
+            None if isinstance(op, Create) else (effect.stored if effect.stored is not None else writer.read(op.path))
+        )
+        admit(shelf, [held(op.path, origin, data, base=base)], keeping, origin.time)
         return Reply(
             f"The write to {op.path} is held for review: it may carry instructions aimed at an AI agent"
             f" ({', '.join(effect.quarantine)}). The file was not changed."
@@ -264,12 +267,6 @@ def _versions(writer: Writer, effect: Effect, origin: Origin) -> list[Version]:
         is_dir = effect.entry.is_dir if effect.entry is not None else False
         return versions_before_move(op.old_path, op.new_path, origin, is_dir=is_dir, made=effect.new_folders)
     return []
-
-
-def _scrubbed(version: Version, scrub: Callable[[bytes, MemoryPath], bytes]) -> Version:
-    if version.content is None:
-        return version
-    return replace(version, content=scrub(version.content, version_path(version.path)))
 
 
 @contextmanager

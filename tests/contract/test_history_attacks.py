@@ -275,3 +275,14 @@ def test_rescan_redacts_keys_in_versions_kept_before_a_rule(storage: StorageAdap
     assert any("(version " in found.path and found.redacted for found in report.found)
     assert not any(v.content and GHP.encode() in v.content for v in _versions(storage))
     assert GHP.encode() not in storage.read(canonicalize(PREFS))
+
+
+def test_undos_and_releases_keep_no_raw_key(storage: StorageAdapter) -> None:
+    """A key another tool wrote into a file the model created: the rollback that removes the file keeps
+    its version with the key redacted, like every version."""
+    with Sandbox(policy=_policy(), storage=storage, audit=NullAuditSink()) as sandbox:
+        _call(sandbox, "evil", command="create", path=PREFS, file_text="notes\n")
+        storage.modify(canonicalize(PREFS), lambda data: data + f"token: {GHP}\n".encode())
+        assert run_rollback(sandbox, Selection(session="evil"), force=True).ok
+    assert storage.stat(canonicalize(PREFS)) is None
+    assert not any(v.content and GHP.encode() in v.content for v in _versions(storage))

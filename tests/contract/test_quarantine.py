@@ -8,11 +8,15 @@ replaces) or dropped. Where no version can be kept, a quarantine is a refusal: n
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from sandbox.commands import Operation, Reply
 from sandbox.decision import CallContext, NullAuditSink
+from sandbox.effects import Effect, PlainLens, plan
+from sandbox.errors import OperationFailed
 from sandbox.history import Shelf, Version
 from sandbox.paths import canonicalize
 from sandbox.pipeline import Sandbox
@@ -109,3 +113,81 @@ def test_a_flood_of_held_writes_never_fills_the_history(storage: StorageAdapter)
         ok = sandbox.execute({"command": "create", "path": NOTES, "file_text": "plain notes\n"})
         assert not ok.is_error, ok.content
         assert 0 < len(_held(storage)) < 30
+
+
+def _hold(sandbox: Sandbox, path: str, text: str = PLANTED) -> Version:
+    result = sandbox.execute({"command": "create", "path": path, "file_text": text}, CallContext(session_id="evil"))
+    assert not result.is_error and "held for review" in str(result.content)
+    return next(v for v in _held(sandbox.backend.storage) if v.path == path)  # type: ignore[attr-defined]
+
+
+def test_a_release_never_replaces_a_folder_or_later_work(storage: StorageAdapter) -> None:
+    with Sandbox(policy=_policy(), storage=storage, audit=NullAuditSink()) as sandbox:
+        held = _hold(sandbox, "/memories/x.md")
+        storage.create(canonicalize("/memories/x.md/important.md"), b"keep me\n")  # another tool, meanwhile
+        with pytest.raises(OperationFailed, match=r"Something is at /memories/x\.md now"):
+            release_version(sandbox, "/memories/x.md", held.seq)
+        assert storage.read(canonicalize("/memories/x.md/important.md")) == b"keep me\n"
+        assert not sandbox.execute({"command": "create", "path": NOTES, "file_text": "line1\nline2\n"}).is_error
+        edit = {"command": "str_replace", "path": NOTES, "old_str": "line1", "new_str": PLANTED.strip()}
+        assert "held for review" in str(sandbox.execute(edit, CallContext(session_id="evil")).content)
+        later = {"command": "str_replace", "path": NOTES, "old_str": "line2", "new_str": "IMPORTANT LATER FACT"}
+        assert not sandbox.execute(later, CallContext(session_id="s2")).is_error
+        (edit_held,) = [v for v in _held(storage) if v.path == NOTES]
+        with pytest.raises(OperationFailed, match="changed since the write was held"):
+            release_version(sandbox, NOTES, edit_held.seq)
+        assert b"IMPORTANT LATER FACT" in storage.read(canonicalize(NOTES))
+
+
+def test_a_release_is_judged_by_the_policy_as_it_stands(storage: StorageAdapter) -> None:
+    policy = Policy.model_validate(
+        {
+            "schema_version": 1,
+            "id": "t",
+            "revision": 1,
+            "injection": {"action": "quarantine"},
+            "quota": {"max_bytes": 300},
+        }
+    )
+    with Sandbox(policy=policy, storage=storage, audit=NullAuditSink()) as sandbox:
+        held = _hold(sandbox, "/memories/big.md", PLANTED * 2)
+        twin = _hold(sandbox, "/memories/Notes.md")
+        assert not sandbox.execute(
+            {"command": "create", "path": "/memories/filler.md", "file_text": "x" * 200}
+        ).is_error
+        assert not sandbox.execute({"command": "create", "path": "/memories/notes.md", "file_text": "n"}).is_error
+        with pytest.raises(OperationFailed, match="quota"):
+            release_version(sandbox, "/memories/big.md", held.seq)
+        with pytest.raises(OperationFailed, match=r"notes\.md"):
+            release_version(sandbox, "/memories/Notes.md", twin.seq)
+        assert storage.stat(canonicalize("/memories/big.md")) is None
+        assert storage.stat(canonicalize("/memories/Notes.md")) is None
+        assert {v.path for v in _held(storage)} == {"/memories/big.md", "/memories/Notes.md"}
+
+
+class _OwnBackend:
+    """An application's own backend: plans against a store of its own, counts what it is asked to apply."""
+
+    def __init__(self) -> None:
+        self.store, self.applied = InMemoryStorage(), 0
+
+    @contextmanager
+    def transaction(self, op: Operation) -> Iterator[_OwnBackend]:
+        yield self
+
+    def plan(self, op: Operation, context: CallContext) -> Effect:
+        return plan(op, self.store, PlainLens(), context)
+
+    def apply(self, effect: Effect) -> Reply:
+        self.applied += 1
+        return Reply("applied")
+
+
+def test_a_custom_backend_never_gets_a_held_write() -> None:
+    """An application's own backend keeps no versions: a quarantine there is a refusal."""
+    backend = _OwnBackend()
+    with Sandbox(policy=_policy(), backend=backend, audit=NullAuditSink()) as sandbox:
+        result = sandbox.execute({"command": "create", "path": NOTES, "file_text": PLANTED})
+        assert result.is_error and result.decision.error_code == "injection_rejected"
+        assert not sandbox.execute({"command": "create", "path": NOTES, "file_text": "plain\n"}).is_error
+    assert backend.applied == 1
