@@ -238,13 +238,15 @@ class Keeping:
 
 
 def redundant(versions: Sequence[Version]) -> set[int]:
-    """The edits whose undo a rollback of their session overwrites anyway (and writes held for review,
-    which changed nothing).
+    """The file versions whose undo a rollback of their session overwrites anyway (and writes held for
+    review, which changed nothing).
 
-    Undone newest first, an edit of ``P`` by session S writes back what ``P`` held before it; an
-    earlier edit (or create) of ``P`` by S, undone later, writes (or removes) ``P`` again. Unless a
-    rename or delete by S touched ``P`` (or a folder above it) in between, and so moved what the
-    later undo writes, the later edit's version is never what the rollback leaves.
+    Undone newest first, a change of file ``P`` by session S puts back what ``P`` was before it; the
+    session's first version of ``P``, undone last, writes ``P``'s content (an edit or delete) or
+    removes ``P`` (a create) whatever is there. So every later version of ``P`` by S is spare, unless a
+    rename by S touched ``P`` (or a folder above it) in between: a move undone brings other content
+    to (or takes it from) ``P``, and the undos after it need the versions before it. A session that
+    creates and deletes its own files keeps only what the store held before it.
     """
     restoring: dict[tuple[str | None, str], int] = {}
     spare: set[int] = set()
@@ -252,12 +254,14 @@ def redundant(versions: Sequence[Version]) -> set[int]:
         if version.quarantined:
             spare.add(version.seq)  # a write held for review changed nothing: no undo needs it
             continue
-        if version.change in ("rename", "delete") or version.is_dir:
+        if version.change == "rename":
             for key in [key for key in restoring if key[0] == version.session and version.touches(key[1])]:
                 del restoring[key]
             continue
+        if version.is_dir:
+            continue  # a folder made or removed: its undo moves no content
         key = (version.session, version.path)
-        if version.change == "edit" and key in restoring:
+        if key in restoring:
             spare.add(version.seq)
         else:
             restoring[key] = version.seq

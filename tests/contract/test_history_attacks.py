@@ -107,15 +107,14 @@ def test_a_rollback_past_dropped_versions_is_refused_not_wrong(storage: StorageA
 
 
 def test_a_rollback_is_never_refused_for_room(storage: StorageAdapter) -> None:
-    """A session that fills the history budget with versions that must stay blocks further writes
-    (fail closed), but its own rollback still runs."""
+    """A session that fills the history budget with versions that must stay (it deletes what others
+    wrote) blocks further writes (fail closed), but its own rollback still runs."""
     with Sandbox(policy=_policy(max_bytes=20_000), storage=storage, audit=NullAuditSink()) as sandbox:
-        _call(sandbox, "good", command="create", path=PREFS, file_text=GOOD)
+        for n in range(20):
+            _call(sandbox, "good", command="create", path=f"/memories/f{n}.md", file_text="x" * 2_000)
         before = snapshot(storage)
         refused = False
-        for n in range(40):
-            create = {"command": "create", "path": f"/memories/f{n}.md", "file_text": "x" * 2_000}
-            _call(sandbox, "evil", **create)
+        for n in range(20):
             result = sandbox.execute(
                 {"command": "delete", "path": f"/memories/f{n}.md"}, CallContext(session_id="evil")
             )
@@ -128,6 +127,17 @@ def test_a_rollback_is_never_refused_for_room(storage: StorageAdapter) -> None:
         report = run_rollback(sandbox, Selection(session="evil"))
         assert report.ok, report.error
         assert snapshot(storage) == before
+
+
+def test_a_session_churning_its_own_files_never_fills_the_history(storage: StorageAdapter) -> None:
+    """Creating and deleting its own files, a session keeps only what the store held before it: its
+    deletes' versions are spare, so a busy store does not fill its history."""
+    with Sandbox(policy=_policy(max_bytes=20_000), storage=storage, audit=NullAuditSink()) as sandbox:
+        _call(sandbox, None, command="create", path=PREFS, file_text=GOOD)
+        for n in range(40):
+            _call(sandbox, None, command="create", path=f"/memories/t{n}.md", file_text="x" * 2_000)
+            _call(sandbox, None, command="delete", path=f"/memories/t{n}.md")
+        assert storage.read(canonicalize(PREFS)) == GOOD.encode()
 
 
 def test_a_failed_rollback_leaves_nothing_half_done(storage: StorageAdapter) -> None:

@@ -98,3 +98,39 @@ def test_rollback_restores_the_state_before_the_session(
         for session in undone:
             assert run_rollback(sandbox, Selection(session=session)).ok
         assert snapshot(storage) == after
+
+
+TIGHT = Policy.model_validate({"schema_version": 1, "id": "fuzz", "revision": 1, "history": {"keep_versions": 1}})
+
+
+@pytest.mark.parametrize("kind", ["memory", "local"])
+@settings(max_examples=60, deadline=None)
+@example(
+    first=[{"command": "create", "path": "/memories/a/x.md", "file_text": "one\n"}],
+    second=[
+        {"command": "str_replace", "path": "/memories/a/x.md", "old_str": "e", "new_str": "two\n"},
+        {"command": "delete", "path": "/memories/a"},
+        {"command": "create", "path": "/memories/a/x.md", "file_text": "three\n"},
+        {"command": "rename", "old_path": "/memories/a", "new_path": "/memories/b"},
+        {"command": "create", "path": "/memories/a/x.md", "file_text": ""},
+    ],
+)
+@given(first=sessions, second=sessions)
+def test_with_versions_dropped_a_rollback_is_exact_or_refused(
+    kind: str, first: list[dict[str, object]], second: list[dict[str, object]]
+) -> None:
+    """keep_versions = 1 drops every version it may: a rollback of a session then either restores the
+    state before it exactly or is refused; it never reports success over another state."""
+    with opened(kind) as storage, Sandbox(policy=TIGHT, storage=storage, audit=NullAuditSink()) as sandbox:
+        for call in first:
+            sandbox.execute(call, CallContext(session_id="first"))
+        before = snapshot(storage)
+        for call in second:
+            sandbox.execute(call, CallContext(session_id="second"))
+        after = snapshot(storage)
+        report = run_rollback(sandbox, Selection(session="second"))
+        if report.ok:
+            assert snapshot(storage) == before
+        else:
+            assert "dropped" in report.error or "Later changes" in report.error, report.error
+            assert snapshot(storage) == after
