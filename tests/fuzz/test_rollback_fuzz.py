@@ -67,6 +67,18 @@ def opened(kind: str) -> Iterator[StorageAdapter]:
                 yield database.storage(uuid.uuid4().hex)
 
 
+def _two_sessions(
+    sandbox: Sandbox, storage: StorageAdapter, first: list[dict[str, object]], second: list[dict[str, object]]
+) -> tuple[dict[str, bytes | None], dict[str, bytes | None]]:
+    """Run two sessions of calls; the store's contents after the first, and after the second."""
+    for call in first:
+        sandbox.execute(call, CallContext(session_id="first"))
+    before = snapshot(storage)
+    for call in second:
+        sandbox.execute(call, CallContext(session_id="second"))
+    return before, snapshot(storage)
+
+
 @pytest.mark.parametrize("kind", ["memory", "local", "sqlite"])
 @settings(max_examples=60, deadline=None)
 @example(first=NESTED, second=MOVES)
@@ -83,12 +95,7 @@ def test_rollback_restores_the_state_before_the_session(
     kind: str, first: list[dict[str, object]], second: list[dict[str, object]]
 ) -> None:
     with opened(kind) as storage, Sandbox(policy=POLICY, storage=storage, audit=NullAuditSink()) as sandbox:
-        for call in first:
-            sandbox.execute(call, CallContext(session_id="first"))
-        before = snapshot(storage)
-        for call in second:
-            sandbox.execute(call, CallContext(session_id="second"))
-        after = snapshot(storage)
+        before, after = _two_sessions(sandbox, storage, first, second)
         report = run_rollback(sandbox, Selection(session="second"))
         assert report.ok, report.error
         assert snapshot(storage) == before
@@ -122,12 +129,7 @@ def test_with_versions_dropped_a_rollback_is_exact_or_refused(
     """keep_versions = 1 drops every version it may: a rollback of a session then either restores the
     state before it exactly or is refused; it never reports success over another state."""
     with opened(kind) as storage, Sandbox(policy=TIGHT, storage=storage, audit=NullAuditSink()) as sandbox:
-        for call in first:
-            sandbox.execute(call, CallContext(session_id="first"))
-        before = snapshot(storage)
-        for call in second:
-            sandbox.execute(call, CallContext(session_id="second"))
-        after = snapshot(storage)
+        before, after = _two_sessions(sandbox, storage, first, second)
         report = run_rollback(sandbox, Selection(session="second"))
         if report.ok:
             assert snapshot(storage) == before
