@@ -27,15 +27,22 @@ from anthropic.tools import BetaLocalFilesystemMemoryTool
 
 from sandbox import Sandbox, load_policy
 from sandbox.integrations.anthropic import SandboxedMemoryTool
-from sandbox.policy import AuditSection, QuotaSection
+from sandbox.policy import AuditSection, HistorySection, QuotaSection
 from sandbox.storage import LocalStorage
 from sandbox.storage.local import Durability
 from sandbox.store import Transaction
 
 Handler = Callable[[dict[str, Any]], Any]
 # The default policy (secret scanning both ways, the audit log beside the store with fsynced
-# intent records of writes), its quota lifted so that the 10,000-file stores fit.
-POLICY = load_policy("default").model_copy(update={"quota": QuotaSection(max_bytes=None, max_files=None)})
+# intent records of writes), its quota lifted so that the 10,000-file stores fit, and its history
+# budget too (versions are kept as by default; thousands of 100 KB files planted and then edited or
+# deleted within minutes would fill the default 64 MiB with versions that must stay).
+POLICY = load_policy("default").model_copy(
+    update={
+        "quota": QuotaSection(max_bytes=None, max_files=None),
+        "history": HistorySection(max_bytes=1 << 40),
+    }
+)
 NO_AUDIT = POLICY.model_copy(update={"audit": AuditSection(sink="none")})
 # (column title, policy, LocalStorage durability)
 CONFIGS: list[tuple[str, Any, Durability]] = [
