@@ -568,3 +568,42 @@ class TestCorpus:
         recall, precision = secrets_gone / secrets_total, true_spans / all_spans
         assert recall >= 0.95 and precision >= 0.95, (recall, precision)
         assert negatives_kept / negatives_total >= 0.95
+
+
+class TestPublicByContext:
+    """Values of secret shape that are public where they stand (names, references, ciphertexts)."""
+
+    @pytest.mark.parametrize(
+        "line",
+        [
+            "# public key: age1meluknl4p4x05y5z22u53r20pmt68hk08r8vjahp79w92uss3vjqnkk096",
+            'kms_key_arn = "arn:aws:secretsmanager:eu-central-1:515836797034:secret:prod/quarry/db-YqxdmD"',
+            "ENV DD_APP_KEY=projects/nightjar/secrets/dd-app-key/versions/latest",
+            "NEW_RELIC_API_KEY: '@Microsoft.KeyVault(SecretUri=https://kv.vault.azure.net/secrets/nr-key/)'",
+            "Noted: `/qa/beacon/digitalocean-access-token` (the parameter's path).",
+            '<add key="Oci:AuthToken" value="ENC[AES256_GCM,data:s1LaO7fvHmPDW4ag2bFQSjdZ52Ko,iv:4hmP,type:str]" />',
+            "ENV ALIBABA_CLOUD_ACCESS_KEY_SECRET='{AQAAABAAAAAQHSexxApXlJRE6vsELIrX7EUhWVa6hHGsSuXLlLSyBUwi4P=}'",
+            "NEXT_PUBLIC_FIREBASE_API_KEY=AIzakSqS7yiLEsECkfbjCetM0FcBqryuvRfrKHu",
+            '  "firebase": {\n    "apiKey": "AIzas0kSxOH76zESY0EhK_m1qFSKo3NtpCtWjzO",',
+            "algolia_search_only_key = 'a367980267a2249f75ceeba51ef8b29b'",
+            "TURNSTILE_SITE_KEY: 6L_6dx9Y6ZRVvTmtEXu7rT2FhTqcLwlTJvHbUZ8u",
+            "grep -rn eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiYWRt"
+            "aW4iOnRydWUsImlhdCI6MTUxNjIzOTAyMn0.KMUFsIDTnFmyG3nMiGM6H9FNFUROf3wh7SmqJp-QV30 logs/",
+        ],
+    )
+    def test_kept(self, line: str) -> None:
+        """The line is stored as it is."""
+        assert redacted(f"{line}\n") == f"{line}\n"
+
+    @pytest.mark.parametrize(
+        "line",
+        [
+            "GEMINI_API_KEY=AIzakSqS7yiLEsECkfbjCetM0FcBqryuvRfrKHu",
+            "api_key: age1meluknl4p4x05y5z22u53r20pmt68hk08r8vjahp79w92uss3vjqnkk096x7Kq2ZmW7pL9",
+            "DB_PASSWORD=prod/app/db-Kq2ZmW7pL9vN3tB6cF1h",
+            "SIGNING_SECRET=/oS5y1+GWs0Tr/FcHyNGAk5GZXNNR82WECXXi/lXFpLJ8ecBuro3X==",
+        ],
+    )
+    def test_near_misses_still_found(self, line: str) -> None:
+        """A key outside Firebase's config, or a value that only starts like a reference, is a secret."""
+        assert "[REDACTED:" in redacted(f"{line}\n")
