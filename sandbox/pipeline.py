@@ -161,6 +161,7 @@ class Sandbox:
             max_read_bytes=policy.limits.max_file_bytes,
             keeping=keeping(policy),
             scrub=secrets.scrub_kept if secrets is not None else None,
+            annotate_views=policy.history.enabled and policy.history.annotate_views,
         )
         pseudonyms = _pseudonyms(policy, storage)  # refused before any log is opened
         # With no sink given, the policy's [audit] section decides (default: a log beside the store).

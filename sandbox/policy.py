@@ -226,6 +226,9 @@ class HistorySection(_Section):
     keep_days: Positive = 30
     # All versions of a scope together, outside its quota; a write that would need more is refused.
     max_bytes: Positive = 64 * _MIB
+    # A view ends with a note naming the lines another principal's session wrote (read from the
+    # versions; a view then takes the store's write lock to read them).
+    annotate_views: bool = False
 
 
 class Policy(_Section):

@@ -37,6 +37,7 @@ from sandbox.history import (
     versions_before_remove,
 )
 from sandbox.paths import MemoryPath, is_canonical_name
+from sandbox.provenance import MAX_ANNOTATED_BYTES, foreign_lines, line_authors, provenance_note
 from sandbox.storage.base import DIR_SIZE, Reader, StorageAdapter, Writer
 from sandbox.views import (
     MAX_LINES,
@@ -73,8 +74,11 @@ class Store:
         max_read_bytes: int | None = None,
         keeping: Keeping | None = None,
         scrub: Scrub | None = None,
+        annotate_views: bool = False,
     ) -> None:
         self.storage = storage
+        #: Whether a view notes the lines another principal's session wrote (sandbox.provenance).
+        self.annotate_views = annotate_views
         #: What a version's content goes through before it is kept (the policy's secret redaction).
         self.scrub = scrub
         #: How many versions of what changes are kept (None: none, or a store that keeps no history).
@@ -91,7 +95,11 @@ class Store:
     def transaction(self, op: Operation) -> Iterator[Transaction]:
         """One call's session: a write holds the store's write lock from plan to apply."""
         if isinstance(op, View):
-            yield Transaction(self, self.storage, None)
+            if not self.annotate_views:
+                yield Transaction(self, self.storage, None)
+                return
+            with self.storage.writing() as session:  # the file and its versions as of one moment
+                yield Transaction(self, session, None)
             return
         with self.storage.writing() as writer:
             yield Transaction(self, writer, writer)
@@ -126,7 +134,7 @@ class Transaction:
             raise effect.failure
         op = effect.op
         if isinstance(op, View):
-            return self._view(effect, op)
+            return self._view(effect, op, origin)
         writer = self._writer
         if writer is None:
             raise TypeError("a write was planned outside a write session")
@@ -185,7 +193,7 @@ class Transaction:
             sizes=sizes,
         )
 
-    def _view(self, effect: Effect, op: View) -> Reply:
+    def _view(self, effect: Effect, op: View, origin: Origin | None = None) -> Reply:
         entry = effect.entry
         if entry is None:
             raise TypeError("a view was planned without finding its entry")
@@ -206,7 +214,29 @@ class Transaction:
                 f"within the range of lines of the file: [1, {count_lines(text)}]"
             )
         header = f"Here's the content of {op.path} with line numbers:\n"
-        return Reply(truncate_view(header + numbered(lines, first), max_chars))
+        note = self._provenance(op.path, text, first, len(lines), origin)
+        return Reply(truncate_view(header + numbered(lines, first), max_chars - len(note)) + note)
+
+    def _provenance(self, path: MemoryPath, text: str, first: int, count: int, origin: Origin | None) -> str:
+        """The note naming the shown lines another principal's session wrote ("" when there are none,
+        or when the policy does not ask for it)."""
+        shelf = as_shelf(self._reader) if self._store.annotate_views and origin is not None else None
+        if shelf is None or origin is None or len(text) > MAX_ANNOTATED_BYTES:
+            return ""
+        versions: dict[int, Version] = {}
+        pending, seen = [str(path)], set()
+        while pending:  # the versions of the file, and of wherever renames brought it from
+            named = pending.pop()
+            seen.add(named)
+            for version in shelf.shelved(named):
+                versions[version.seq] = version
+                moved = version.new_path
+                if moved is not None and (named == moved or named.startswith(moved + "/")):
+                    source = version.path + named[len(moved) :]
+                    if source not in seen:
+                        pending.append(source)
+        authors = line_authors(list(versions.values()), str(path), text)
+        return provenance_note(foreign_lines(authors, origin.context.principal, first, count))
 
     def _list(self, path: MemoryPath) -> str:
         max_chars = self._store.max_view_chars
