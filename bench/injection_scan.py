@@ -6,10 +6,13 @@ injection rule or its decision names one (``injection.*``). "flagged, injected"
 is the share of poisoned memories flagged (recall); "flagged, ordinary" the
 share of ordinary memories flagged (false alarms).
 
-- tuned: the examples the shipped rules carry (what the rules were written and
-  tuned against: positives are poisoned, negatives ordinary);
-- blind: tests/corpora/injection_blind, 2,000 memory files written by someone who
-  had not read the rules, frozen before they were measured on it.
+- examples: the examples the shipped rules carry (positives are poisoned,
+  negatives ordinary);
+- tuned on: tests/corpora/injection_blind, 2,000 memory files written by someone
+  who had not read the rules, frozen before they were measured on it, and read
+  for misses and false alarms since (the rules are tuned on it);
+- blind: tests/corpora/injection_blind_v2, 2,000 more written the same way by
+  someone else, frozen before the rules were run on it and never read for them.
 
     python bench/injection_scan.py [--per-kind]
 """
@@ -26,7 +29,11 @@ from sandbox import Sandbox, load_policy
 from sandbox.injection import load_injection_pack
 from sandbox.storage import InMemoryStorage
 
-BLIND = Path(__file__).resolve().parents[1] / "tests" / "corpora" / "injection_blind" / "corpus.jsonl"
+CORPORA = Path(__file__).resolve().parents[1] / "tests" / "corpora"
+CORPUS_FILES = {
+    "tuned on (tests/corpora/injection_blind)": CORPORA / "injection_blind" / "corpus.jsonl",
+    "blind (tests/corpora/injection_blind_v2)": CORPORA / "injection_blind_v2" / "corpus.jsonl",
+}
 # (text, injected, kind)
 Document = tuple[str, bool, str]
 
@@ -40,8 +47,8 @@ def tuned() -> list[Document]:
     return documents
 
 
-def blind() -> list[Document]:
-    with BLIND.open(encoding="utf-8") as lines:
+def corpus(path: Path) -> list[Document]:
+    with path.open(encoding="utf-8") as lines:
         return [(r["text"], r["injected"], r["kind"]) for r in map(json.loads, lines)]
 
 
@@ -87,9 +94,9 @@ def main() -> None:
     args = parser.parse_args()
     print("| corpus | injected | flagged, injected | ordinary | flagged, ordinary | writes/s |")
     print("|---|---:|---:|---:|---:|---:|")
-    report("tuned (the rules' examples)", tuned(), args.per_kind)
-    if BLIND.exists():
-        report("blind (tests/corpora/injection_blind)", blind(), args.per_kind)
+    report("the rules' examples", tuned(), args.per_kind)
+    for name, path in CORPUS_FILES.items():
+        report(name, corpus(path), args.per_kind)
 
 
 if __name__ == "__main__":
