@@ -1,7 +1,8 @@
-"""The second, third and fourth blind secrets corpora are frozen: digests, reproduction from the seed, labels.
+"""The blind secrets corpora v2 to v5 are frozen: digests, reproduction from the seed, labels.
 
 Held-out data built without reading the rules (tests/corpora/secrets_blind_v2/README.md,
-secrets_blind_v3/README.md and secrets_blind_v4/README.md); these tests read it as plain data and import nothing from the library.
+secrets_blind_v3/README.md, secrets_blind_v4/README.md and
+secrets_blind_v5/README.md); these tests read it as plain data and import nothing from the library.
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ import pytest
 
 CORPORA = Path(__file__).resolve().parents[1] / "corpora"
 # Version: (documents, documents holding secrets, least secret kinds and examples of each, same for look-alikes).
-SHAPES = {2: (1500, 825, (60, 15), (30, 30)), 3: (1200, 600, (50, 15), (30, 30)), 4: (1200, 600, (80, 15), (35, 30))}
+SHAPES = {
+    2: (1500, 825, (60, 15), (30, 30)),
+    3: (1200, 600, (50, 15), (30, 30)),
+    4: (1200, 600, (80, 15), (35, 30)),
+    5: (1200, 600, (80, 15), (35, 30)),
+}
 
 
 @pytest.fixture(scope="module", params=sorted(SHAPES))
