@@ -153,3 +153,24 @@ class TestEncodedRuns:
         assert len(find_hidden(engine, data)) == 2
         assert [f.start for f in find_hidden(engine, data, Unwrapping(depth=0))] == [len(run) + 5]
         assert len(find_hidden(engine, data, Unwrapping(floor_bytes=0, bytes_per_byte=0))) == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "run"),
+    [
+        ("npm: _auth = ZXRsX3VzZXI6MHFeODZBRXFxaypwXipi", "ZXRsX3VzZXI6MHFeODZBRXFxaypwXipi"),
+        (
+            "- El registry auth de kestrel es `am9uYXMuazpzdW1taXRfcXVhcnR6X2Nhbnlvbl9IYXJib3JfNjch`",
+            "am9uYXMuazpzdW1taXRfcXVhcnR6X2Nhbnlvbl9IYXJib3JfNjch",
+        ),
+    ],
+)
+def test_a_user_password_pair_in_base64_is_redacted(line: str, run: str) -> None:
+    """A run of base64 that decodes to a user:password pair alone is a credential, whatever names it."""
+    assert run not in stored(f"{line}\n")
+
+
+def test_base64_of_a_public_pair_is_kept() -> None:
+    """Decoded text that is a pair of words, a URN or a digest is no credential."""
+    for run in ("dXJuOnV1aWQ6M2YyYjhjMWUtOWE0ZC00ZTdmLWIyYzYtOGQxZTVmM2E3Yjlj", "bm90ZTpyZW1lbWJlci10aGUtbWlsaw=="):
+        assert run in stored(f"note: {run}\n")
