@@ -37,7 +37,13 @@ from sandbox.history import (
     versions_before_remove,
 )
 from sandbox.paths import MemoryPath, is_canonical_name
-from sandbox.provenance import MAX_ANNOTATED_BYTES, foreign_lines, line_authors, provenance_note
+from sandbox.provenance import (
+    TooLarge,
+    foreign_lines,
+    line_authors,
+    provenance_note,
+    unknown_lines,
+)
 from sandbox.storage.base import DIR_SIZE, Reader, StorageAdapter, Writer
 from sandbox.views import (
     MAX_LINES,
@@ -215,17 +221,31 @@ class Transaction:
             )
         header = f"Here's the content of {op.path} with line numbers:\n"
         note = self._provenance(op.path, text, first, len(lines), origin)
-        return Reply(truncate_view(header + numbered(lines, first), max_chars - len(note)) + note)
+        return Reply(truncate_view(header + numbered(lines, first), max(max_chars - len(note), max_chars // 2)) + note)
 
     def _provenance(self, path: MemoryPath, text: str, first: int, count: int, origin: Origin | None) -> str:
-        """The note naming the shown lines another principal's session wrote ("" when there are none,
-        or when the policy does not ask for it)."""
+        """The note naming the shown lines another principal's session wrote, and those no record
+        accounts for ("" when there are none, or when the policy does not ask for it)."""
         shelf = as_shelf(self._reader) if self._store.annotate_views and origin is not None else None
-        if shelf is None or origin is None or len(text) > MAX_ANNOTATED_BYTES:
+        if shelf is None or origin is None:
             return ""
+        principal = origin.context.principal
+        if principal is None:
+            return ""
+        try:
+            authors = line_authors(self._history_of(shelf, path), str(path), text, horizon=shelf.horizon().every)
+        except TooLarge:
+            return provenance_note((), too_large=True)
+        return provenance_note(
+            foreign_lines(authors, principal, first, count), unknown_lines(authors, principal, first, count)
+        )
+
+    @staticmethod
+    def _history_of(shelf: Shelf, path: MemoryPath) -> list[Version]:
+        """The versions of the file at ``path`` and of wherever renames brought it from."""
         versions: dict[int, Version] = {}
         pending, seen = [str(path)], set()
-        while pending:  # the versions of the file, and of wherever renames brought it from
+        while pending:
             named = pending.pop()
             seen.add(named)
             for version in shelf.shelved(named):
@@ -235,8 +255,7 @@ class Transaction:
                     source = version.path + named[len(moved) :]
                     if source not in seen:
                         pending.append(source)
-        authors = line_authors(list(versions.values()), str(path), text)
-        return provenance_note(foreign_lines(authors, origin.context.principal, first, count))
+        return list(versions.values())
 
     def _list(self, path: MemoryPath) -> str:
         max_chars = self._store.max_view_chars
