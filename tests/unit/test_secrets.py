@@ -602,8 +602,37 @@ class TestPublicByContext:
             "api_key: age1meluknl4p4x05y5z22u53r20pmt68hk08r8vjahp79w92uss3vjqnkk096x7Kq2ZmW7pL9",
             "DB_PASSWORD=prod/app/db-Kq2ZmW7pL9vN3tB6cF1h",
             "SIGNING_SECRET=/oS5y1+GWs0Tr/FcHyNGAk5GZXNNR82WECXXi/lXFpLJ8ecBuro3X==",
+            # Found by an outside review: names with "search" or "site" in them, values shaped like
+            # references, and user:password values given to a secret store.
+            "AZURE_SEARCH_KEY=Zq8xW2mK9pL4vB7nR3tY6cF1hJ5sD0gAx7Kq",
+            "BRAVE_SEARCH_API_KEY=BSAq8xW2mK9pL4vB7nR3tY6cF1hJ5sD0g",
+            "WEBSITE_KEY=Zq8xW2mK9pL4vB7nR3tY6cF1hJ5sD0gAx7Kq",
+            "bing_search_key: 8e3b91d26ab4a829a95249f512c17b8e",
+            "DB_PASSWORD=team/ops-Xk29Qm",
+            "password: /srv/x9k2qmz7pl4tb6nr3yw8",
+            "DB_PASSWORD=sm:/Xk29QmZ7pL4tB6nR3yW8",
+            "kubectl create secret generic r --from-literal=credentials=ci:Xk29QmZ7pL4tB6nR3yW8",
         ],
     )
     def test_near_misses_still_found(self, line: str) -> None:
         """A key outside Firebase's config, or a value that only starts like a reference, is a secret."""
         assert "[REDACTED:" in redacted(f"{line}\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## Keyboard shortcuts\n\nCtrl+Shift+P\n",
+        "## Monkey patching\n\nunittest.mock.patch(obj)\n",
+        "## Secret Santa 2025\n\nBudget-50EUR\n",
+        "## Key decision\n\nuse-postgres-16\n",
+        "## Jira project key\n\nPLAT-4821\n",
+        "## Tokenizer\n\ncl100k_base\n",
+        "## SSH keys\n\nid_ed25519.pub\n",
+        "bug: session_id=3f2b8c1e-9a4d-4e7f-b2c6-8d1e5f3a7b9c in the logs\n",
+        "- name: API_KEY_HEADER\n  value: X-Api-Key-v2\n",
+    ],
+)
+def test_ordinary_notes_kept(text: str) -> None:
+    """Notes an outside review found redacted by the new generic rules are stored as written."""
+    assert redacted(text) == text
