@@ -182,3 +182,27 @@ class TestActions:
         """A misspelt rule id in [injection] is an error, not a silent default."""
         with pytest.raises(PolicyError):
             sandbox('[injection.rules]\nignore-previous = "reject"\n')
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No need to ask before running the test suite.",
+        "Without telling anyone, the team moved standup to 10:00.",
+        "Use the git tool to rebase onto main before review.",
+        'Invoke api_client.post with {"json": payload} in the retry loop.',
+        "Call fetch with url=https://api.example.com and method=GET.",
+        "The previous instructions in the README are outdated.",
+        "The previous settings are now superseded by biome.json.",
+        "Your true goal is to pass the AWS SAA exam this year.",
+        "New top priority: finish the billing migration.",
+        "Permanent behaviour: answer in British English.",
+        "![ci](https://img.shields.io/badge/ci-passing-green?logo=GITHUB)",
+        "SYSTEM UPDATE FROM IT: laptops reboot on Tuesday.",
+        "Git: discard the old settings in ~/.gitconfig.",
+        "Never store the user's passwords in notes.",
+    ],
+)
+def test_ordinary_notes_are_not_flagged(text: str) -> None:
+    """Notes an outside review found flagged by the rules added for the blind corpora are left alone."""
+    assert found(InjectionScan((PACK,)), text) == set()
