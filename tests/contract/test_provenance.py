@@ -162,6 +162,7 @@ class TestFailsSafe:
         assert len(str(result.content)) <= 16_000 + 600
         assert "and 288 more" in str(result.content).rsplit("Note:", 1)[-1]
 
+
 def _plant(storage: StorageAdapter, path: str, data: bytes) -> None:
     with storage.writing() as writer:
         writer.put(canonicalize(path), data, new=True)
