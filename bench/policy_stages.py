@@ -10,9 +10,8 @@ import time
 from collections.abc import Callable
 
 from sandbox.commands import canonicalize_command, parse_command
-from sandbox.pipeline import default_stages
+from sandbox.pipeline import Scans, default_stages
 from sandbox.policy import load_policy
-from sandbox.redaction import SecretGuard
 from sandbox.stages import RateLimiter, Request
 
 NOTE = "- The team deploys on Thursdays after the standup; remember the release checklist.\n" * 12
@@ -42,9 +41,9 @@ def median_us(run: Callable[[], object], reps: int = 5000) -> float:
 def main() -> None:
     for profile in ("default", "strict"):
         policy = load_policy(profile)
-        secrets = SecretGuard(policy.secrets)
         # The rate limiter is measured with a bucket that never empties, so it lets every call through.
-        stages = tuple(RateLimiter(10**9) if isinstance(s, RateLimiter) else s for s in default_stages(policy, secrets))
+        compiled = default_stages(policy, Scans.of(policy))
+        stages = tuple(RateLimiter(10**9) if isinstance(s, RateLimiter) else s for s in compiled)
         print(f"\n{profile} profile: stages {[type(s).__name__ for s in stages]}")
         print("| call | parse | canonicalize | " + " | ".join(type(s).__name__ for s in stages) + " | all stages |")
         print("|---|" + "---:|" * (len(stages) + 3))

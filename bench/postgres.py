@@ -1,4 +1,4 @@
-"""A fleet against one PostgreSQL server: 8 worker processes x 500 mixed commands on 50 scopes.
+"""A fleet against one PostgreSQL server: 1, 8 and 32 worker processes x 500 mixed commands on 50 scopes.
 
 Every worker runs the sandbox (default policy plus a small quota, the audit chain in
 the same database) over PostgresStorage with its own connection pool, and sends
@@ -15,7 +15,12 @@ The same mix, run the same way through the SDK's ``BetaLocalFilesystemMemoryTool
 local folders (one per scope) in the same run, gives the reference rate and shows
 what unlocked concurrent edits do: its lost inserts are counted too.
 
-    python bench/postgres.py [--dsn URL] [--workers 8] [--commands 500] [--scopes 50] [--json out.json]
+Each fleet size runs on a fresh schema. Where the CPU went is reported per command: the
+workers' own (Python: policy, scans, the driver), the server's (its processes on this
+host, when it runs here) and what the host left idle, so a run limited by the machine's
+cores shows it.
+
+    python bench/postgres.py [--dsn URL] [--workers 1,8,32] [--commands 500] [--scopes 50] [--json out.json]
 
 Without --dsn (or $MEMORY_SANDBOX_PG_DSN) a throwaway cluster is started with .ci/postgres.
 Exit status 1 if a check fails.
@@ -29,6 +34,7 @@ import multiprocessing
 import os
 import platform
 import random
+import resource
 import statistics
 import sys
 import tempfile
@@ -137,6 +143,50 @@ def sdk_worker(worker: int, out: Path, start: Any, base: Path, count: int, scope
         elapsed = time.perf_counter_ns() - began
         results.append((command["command"], elapsed, error, f"{scope}|{marker}" if marker and not error else None))
     out.write_text(json.dumps(results))
+
+
+def server_cpu_s() -> float | None:
+    """CPU seconds used so far by the PostgreSQL processes on this host (None: none found here)."""
+    ticks, found = 0, False
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # ended meanwhile
+        name, fields = text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :].split()
+        if name.startswith("postgres"):
+            found = True
+            # utime, stime, and cutime, cstime: the backends that exited (the postmaster waited for them)
+            ticks += sum(int(value) for value in fields[11:15])
+    return ticks / os.sysconf("SC_CLK_TCK") if found else None
+
+
+def host_busy_s() -> float:
+    """CPU seconds this host's cores spent busy so far (all processes)."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_breakdown(
+    wall: float, commands: int, before: dict[str, float | None], after: dict[str, float | None]
+) -> dict[str, Any]:
+    """CPU per command: the workers', the server's (on this host), the rest, and what was idle."""
+    per = 1000.0 / commands
+    spent = {key: (after[key] or 0.0) - (before[key] or 0.0) for key in before}
+    cores = os.cpu_count() or 1
+    return {
+        "workers_ms": round(spent["workers"] * per, 2),
+        "server_ms": round(spent["server"] * per, 2) if before["server"] is not None else None,
+        "other_ms": round((spent["host"] - spent["workers"] - spent["server"]) * per, 2),
+        "idle_ms": round(max(0.0, wall * cores - spent["host"]) * per, 2),
+        "cores": cores,
+    }
+
+
+def cpu_now() -> dict[str, float | None]:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"workers": children.ru_utime + children.ru_stime, "server": server_cpu_s(), "host": host_busy_s()}
 
 
 def run_fleet(target: Any, args: tuple[Any, ...], workers: int, folder: Path) -> tuple[float, list[Any]]:
@@ -275,17 +325,23 @@ def prepare_shared(dsn: str, key: Path, scopes: int) -> None:
             sandbox.execute({"command": "create", "path": SHARED, "file_text": ""})
 
 
+def _counts(text: str) -> list[int]:
+    counts = [int(part) for part in text.split(",")]
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError("fleet sizes are positive numbers, e.g. 1,8,32")
+    return counts
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dsn", default=os.environ.get("MEMORY_SANDBOX_PG_DSN"))
-    parser.add_argument("--workers", type=int, default=8)
+    parser.add_argument("--workers", type=_counts, default=[1, 8, 32], help="fleet sizes, comma-separated")
     parser.add_argument("--commands", type=int, default=500, help="per worker")
     parser.add_argument("--scopes", type=int, default=50)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     report: dict[str, Any] = {
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-        "workers": args.workers,
         "commands_per_worker": args.commands,
         "scopes": args.scopes,
     }
@@ -296,46 +352,61 @@ def main() -> int:
 
 
 def run(args: argparse.Namespace, report: dict[str, Any]) -> int:
-    with tempfile.TemporaryDirectory(prefix="memory-sandbox-bench-") as tmp, server(args.dsn) as dsn:
-        folder, key = Path(tmp), Path(tmp) / "fleet.key"
-        with fresh_schema(dsn, "bench") as schema_dsn, psycopg.connect(schema_dsn) as info:
-            report["server"] = str(info.execute("SHOW server_version").fetchone()[0])  # type: ignore[index]
-            prepare_shared(schema_dsn, key, args.scopes)
-            sampler = UsageSampler(schema_dsn)
-            sampler.start()
-            wall, results = run_fleet(
-                sandbox_worker, (schema_dsn, key, args.commands, args.scopes), args.workers, folder
-            )
-            sampler.stop.set()
-            sampler.join()
-            report["sandbox"] = summarize(wall, results)
-            report["checks"] = check_sandbox_run(schema_dsn, key, results, sampler, args.scopes)
-        base = folder / "sdk"
-        for n in range(args.scopes):
-            handler = BetaLocalFilesystemMemoryTool(str(base / f"scope-{n:02d}"))
-            handler.call({"command": "create", "path": SHARED, "file_text": ""})
-        wall, sdk_results = run_fleet(sdk_worker, (base, args.commands, args.scopes), args.workers, folder)
-        report["sdk_local_files"] = summarize(wall, sdk_results)
-        shared = {f"scope-{n:02d}": (base / f"scope-{n:02d}" / "memories" / "shared.md").read_bytes()
-                  for n in range(args.scopes)}  # fmt: skip
-        report["sdk_local_files"]["edits"] = lost_edits(sdk_results, shared)
-    report["ratio_commands_per_s"] = round(
-        report["sandbox"]["commands_per_s"] / report["sdk_local_files"]["commands_per_s"], 3
-    )
-    print_report(report)
+    report["runs"] = []
+    with server(args.dsn) as dsn:
+        for workers in args.workers:
+            report["runs"].append(fleet(dsn, workers, args.commands, args.scopes))
+            print_run(report, report["runs"][-1])
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
-    return 0 if all(check["ok"] for check in report["checks"].values()) else 1
+    return 0 if all(check["ok"] for run in report["runs"] for check in run["checks"].values()) else 1
 
 
-def print_report(report: dict[str, Any]) -> None:
-    sandbox, sdk, checks = report["sandbox"], report["sdk_local_files"], report["checks"]
-    print(f"{report['workers']} workers x {report['commands_per_worker']} commands on {report['scopes']} scopes, "
-          f"PostgreSQL {report['server']}, {report['machine']}")  # fmt: skip
+def fleet(dsn: str, workers: int, commands: int, scopes: int) -> dict[str, Any]:
+    """One fleet size: the sandbox on a fresh schema, then the SDK on fresh folders, and the checks."""
+    result: dict[str, Any] = {"workers": workers}
+    with tempfile.TemporaryDirectory(prefix="memory-sandbox-bench-") as tmp:
+        folder, key = Path(tmp), Path(tmp) / "fleet.key"
+        with fresh_schema(dsn, "bench") as schema_dsn, psycopg.connect(schema_dsn) as info:
+            result["server"] = str(info.execute("SHOW server_version").fetchone()[0])  # type: ignore[index]
+            prepare_shared(schema_dsn, key, scopes)
+            sampler = UsageSampler(schema_dsn)
+            sampler.start()
+            before = cpu_now()
+            wall, results = run_fleet(sandbox_worker, (schema_dsn, key, commands, scopes), workers, folder)
+            after = cpu_now()
+            sampler.stop.set()
+            sampler.join()
+            result["sandbox"] = summarize(wall, results)
+            result["sandbox"]["cpu_per_command"] = cpu_breakdown(wall, len(results), before, after)
+            result["checks"] = check_sandbox_run(schema_dsn, key, results, sampler, scopes)
+        base = folder / "sdk"
+        for n in range(scopes):
+            handler = BetaLocalFilesystemMemoryTool(str(base / f"scope-{n:02d}"))
+            handler.call({"command": "create", "path": SHARED, "file_text": ""})
+        wall, sdk_results = run_fleet(sdk_worker, (base, commands, scopes), workers, folder)
+        result["sdk_local_files"] = summarize(wall, sdk_results)
+        shared = {f"scope-{n:02d}": (base / f"scope-{n:02d}" / "memories" / "shared.md").read_bytes()
+                  for n in range(scopes)}  # fmt: skip
+        result["sdk_local_files"]["edits"] = lost_edits(sdk_results, shared)
+    result["ratio_commands_per_s"] = round(
+        result["sandbox"]["commands_per_s"] / result["sdk_local_files"]["commands_per_s"], 3
+    )
+    return result
+
+
+def print_run(report: dict[str, Any], run: dict[str, Any]) -> None:
+    sandbox, sdk, checks = run["sandbox"], run["sdk_local_files"], run["checks"]
+    print(f"\n{run['workers']} workers x {report['commands_per_worker']} commands on {report['scopes']} scopes, "
+          f"PostgreSQL {run['server']}, {report['machine']}")  # fmt: skip
     print(f"sandbox on PostgreSQL: {sandbox['commands_per_s']:,} commands/s ({sandbox['commands']} in "
           f"{sandbox['wall_s']} s, {sandbox['succeeded']} succeeded; errors {sandbox['errors']})")  # fmt: skip
     print(f"SDK local files:       {sdk['commands_per_s']:,} commands/s; ratio sandbox/SDK "
-          f"{report['ratio_commands_per_s']}")  # fmt: skip
+          f"{run['ratio_commands_per_s']}")  # fmt: skip
+    cpu = sandbox["cpu_per_command"]
+    server_ms = "not on this host" if cpu["server_ms"] is None else f"{cpu['server_ms']} ms"
+    print(f"CPU a command:         workers {cpu['workers_ms']} ms, server {server_ms}, other {cpu['other_ms']} ms, "
+          f"idle {cpu['idle_ms']} ms ({cpu['cores']} cores)")  # fmt: skip
     print("latency (ms)        sandbox p50   p99      SDK p50   p99")
     for command, row in sandbox["latency"].items():
         ref = sdk["latency"].get(command, {"p50_ms": 0, "p99_ms": 0})

@@ -21,9 +21,8 @@ from sandbox.commands import canonicalize_command, operation_paths, parse_comman
 from sandbox.decision import CallContext
 from sandbox.effects import PlainLens, plan
 from sandbox.errors import PolicyError, SandboxError
-from sandbox.pipeline import default_stages
+from sandbox.pipeline import Scans, default_stages
 from sandbox.policy import Policy, load_policy
-from sandbox.redaction import SecretGuard
 from sandbox.storage.memory import InMemoryStorage
 
 __all__ = ["CaseResult", "StageVerdict", "explain", "final_decision", "run_tests"]
@@ -52,9 +51,8 @@ def explain(policy: Policy, untrusted_input: object, context: CallContext | None
     except SandboxError as exc:
         return [*verdicts, StageVerdict("canonicalize", "deny", exc.rule_id, exc.message)]
     verdicts.append(StageVerdict("canonicalize", "allow", message=" ".join(str(p) for p in operation_paths(op))))
-    secrets = SecretGuard(policy.secrets) if policy.secrets.enabled else None
     effect = plan(op, InMemoryStorage(), PlainLens(), context or CallContext())
-    for stage in default_stages(policy, secrets):
+    for stage in default_stages(policy, Scans.of(policy)):
         name = type(stage).__name__
         try:
             out = stage(effect)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Final
 
 from sandbox.decision import AuditSink
-from sandbox.pipeline import Sandbox
+from sandbox.pipeline import Sandbox, Scans
 from sandbox.policy import Policy
 from sandbox.storage.base import StorageAdapter
 from sandbox.storage.local import Durability, LocalStorage
@@ -42,6 +42,7 @@ class Scopes:
         self._max_open = max_open
         self._open: OrderedDict[str, Sandbox] = OrderedDict()
         self._lock = threading.Lock()
+        self._scans: Scans | None = None  # compiled at the first scope, shared by every scope's sandbox
 
     @classmethod
     def local(cls, base: str | os.PathLike[str], *, policy: Policy, durability: Durability = "full") -> Scopes:
@@ -61,7 +62,9 @@ class Scopes:
                 self._open.move_to_end(scope_id)
                 return sandbox
             audit = self._audit_for(scope_id) if self._audit_for is not None else None
-            sandbox = Sandbox(policy=self.policy, storage=self._storage_for(scope_id), audit=audit, scope=scope_id)
+            self._scans = self._scans or Scans.of(self.policy)
+            storage = self._storage_for(scope_id)
+            sandbox = Sandbox(policy=self.policy, storage=storage, audit=audit, scans=self._scans, scope=scope_id)
             self._open[scope_id] = sandbox
             while len(self._open) > self._max_open:
                 _, evicted = self._open.popitem(last=False)

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Final
 from sandbox.cli.exits import UsageError
 
 if TYPE_CHECKING:
-    from sandbox.pipeline import Sandbox
+    from sandbox.decision import AuditSink
+    from sandbox.pipeline import Sandbox, Scans
     from sandbox.policy import Policy
     from sandbox.storage.url import Stores
 
@@ -100,11 +101,14 @@ def policy_from(args: argparse.Namespace) -> Policy:
     return load_policy(args.policy or os.environ.get(POLICY_ENV) or "default")
 
 
-def open_sandbox(policy: Policy, stores: Stores, scope: str | None) -> Sandbox:
-    """The sandbox of one scope of the stores a URL names (None: the store itself / its default scope)."""
+def open_sandbox(
+    policy: Policy, stores: Stores, scope: str | None, *, audit: AuditSink | None = None, scans: Scans | None = None
+) -> Sandbox:
+    """The sandbox of one scope of the stores a URL names (None: the store itself / its default scope);
+    ``audit`` and ``scans``: a log and compiled scans shared by the sandboxes of several scopes."""
     from sandbox.pipeline import Sandbox  # noqa: PLC0415 - the engine only when a command runs
 
-    return Sandbox(policy=policy, storage=stores.storage(scope), scope=scope)
+    return Sandbox(policy=policy, storage=stores.storage(scope), scope=scope, audit=audit, scans=scans)
 
 
 def iso_time(text: str) -> datetime.datetime:

@@ -83,14 +83,13 @@ def _mcp(args: argparse.Namespace) -> int:
 
         settings = policy.audit.model_dump(exclude={"sink", "key_file"})
         shared_audit = AuditLog.open(args.audit_log, key_file=policy.audit.key_file, **settings)
+    from sandbox.pipeline import Scans  # noqa: PLC0415 - lazy: start-up
+
+    scans = Scans.of(policy)  # compiled once: every scope's sandbox shares them
     with open_stores(args.store) as stores:
 
         def sandbox_of(scope: str | None) -> Sandbox:
-            if shared_audit is None:
-                return open_sandbox(policy, stores, scope)
-            from sandbox.pipeline import Sandbox  # noqa: PLC0415 - lazy: start-up
-
-            return Sandbox(policy=policy, storage=stores.storage(scope), scope=scope, audit=shared_audit)
+            return open_sandbox(policy, stores, scope, audit=shared_audit, scans=scans)
 
         memory = MemoryServer(sandbox_of, scope=args.scope, per_token_scopes=tokens is not None)
         try:

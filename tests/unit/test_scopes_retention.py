@@ -14,6 +14,8 @@ from sandbox import Sandbox, load_policy
 from sandbox.audit import AuditLog
 from sandbox.audit.verify import verify
 from sandbox.decision import CallContext, ListAuditSink
+from sandbox.paths import canonicalize
+from sandbox.pipeline import Scans
 from sandbox.policy import parse_policy
 from sandbox.retention import expire, purge
 from sandbox.scopes import Scopes
@@ -45,6 +47,34 @@ class TestScopes:
         assert outputs[1] == "The path /memories/diary.md does not exist. Please provide a valid path."
         assert alice.backend.storage.usage() == before  # type: ignore[attr-defined]
         assert (tmp_path / "scopes" / "alice" / "diary.md").read_text() == "alice's secret plans"
+
+    def test_scopes_share_one_compilation_of_the_scans(self) -> None:
+        """The rule engines are built once for every scope (not ~0.1 s per new scope), and still redact
+        and refuse in each scope alone."""
+        stores: dict[str, InMemoryStorage] = {}
+        scopes = Scopes(policy=load_policy("default"), storage_for=lambda s: stores.setdefault(s, InMemoryStorage()))
+        a, b = scopes.for_scope("a"), scopes.for_scope("b")
+        assert a.secrets is not None and a.secrets is b.secrets
+        scanners = [[s for s in box.stages if type(s).__name__ == "InjectionScanner"] for box in (a, b)]
+        assert scanners[0] and scanners[0][0]._scan is scanners[1][0]._scan  # type: ignore[attr-defined]
+        key = "ghp_" + "x7Kq2mV9pR4tY8wL3nB6zC1dF5gH0jS2aE7u"
+        for box, scope in ((a, "a"), (b, "b")):
+            box.execute({"command": "create", "path": "/memories/k.md", "file_text": f"key {key}\n"})
+            assert key not in stores[scope].read(canonicalize("/memories/k.md")).decode()
+
+    def test_scans_of_another_policy_are_refused(self) -> None:
+        """A sandbox never runs with scans compiled from a policy other than its own."""
+        other = Scans.of(parse_policy(BASE + "[secrets]\nenabled = false\n", source="t"))
+        with pytest.raises(TypeError, match="compiled from this sandbox's policy"):
+            Sandbox(policy=load_policy("default"), storage=InMemoryStorage(), scans=other)
+        guard = Scans.of(load_policy("default")).secrets
+        with pytest.raises(TypeError, match="replaces secrets"):
+            Sandbox(
+                policy=load_policy("default"),
+                storage=InMemoryStorage(),
+                secrets=guard,
+                scans=Scans.of(load_policy("default")),
+            )
 
     def test_each_scope_has_its_own_quota(self) -> None:
         """Filling one scope's quota leaves another's untouched."""
