@@ -280,17 +280,15 @@ def _create(effect: Effect, op: Create, reader: Reader, lens: Lens) -> Effect:
 
 def _destination(reader: Reader, path: MemoryPath, exists: OperationFailed) -> tuple[MemoryPath, ...]:
     """The folders a new ``path`` needs made (``exists`` when something is at it already): a few
-    lookups, whatever the size of its folder."""
-    missing = missing_folders(reader, path.parent)
-    if missing:
-        return missing
+    lookups, whatever the size of its folder. The path is looked up first: a SQL store reads the
+    folders above it in the same statement."""
     try:
         taken = reader.stat(path) is not None
     except NotADirectory as exc:
         raise OperationFailed(exc.message) from None
     if taken:
         raise exists
-    return ()
+    return missing_folders(reader, path.parent)
 
 
 def _delete(effect: Effect, op: Delete, reader: Reader, lens: Lens) -> Effect:

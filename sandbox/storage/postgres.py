@@ -42,7 +42,9 @@ _TYPES: Final = {"text": 'TEXT COLLATE "C"', "blob": "BYTEA"}  # "C": code point
 #: pg_advisory_xact_lock key serializing migrations ("memsbx" in ASCII).
 _MIGRATION_LOCK: Final = 0x6D656D736278
 _SCOPE_SETTING: Final = "memory_sandbox.scope"
-_LOCKED_CONTENT: Final = "SELECT is_dir, content FROM memory_entries WHERE scope = ? AND path = ? FOR UPDATE"
+_LOCKED_CONTENT: Final = (
+    "SELECT is_dir, content, size, modified FROM memory_entries WHERE scope = ? AND path = ? FOR UPDATE"
+)
 
 #: Appends line ``p_seq`` to a chain if the chain ends at ``p_seq - 1`` with a line whose hash
 #: is ``p_prev``, in one statement under the chain's advisory lock: no rows back means
@@ -489,7 +491,7 @@ class PostgresStorage(SqlStorage):
         "DELETE FROM memory_rate WHERE scope = ?",
         "DELETE FROM memory_usage WHERE scope = ?",
     )
-    _select_paths = "SELECT path, is_dir FROM memory_entries WHERE scope = ? AND path = ANY(?)"
+    _select_paths = "SELECT path, is_dir, size, modified FROM memory_entries WHERE scope = ? AND path = ANY(?)"
 
     def _path_list(self, paths: list[str]) -> Any:
         return paths

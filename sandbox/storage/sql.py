@@ -131,13 +131,21 @@ def migrate(
 class Cursor(ABC):
     """What the shared code needs of a transaction: run a statement, fetch rows.
 
-    In a write transaction ``usage`` is the scope's usage, read as its row was locked.
+    In a write transaction ``usage`` is the scope's usage and ``kept`` the bytes of its versions,
+    read as its row was locked; ``rows`` holds the entries the transaction has looked up (by key:
+    ``(is_dir, size, modified)``, None for no row), dropped by every change of an entry. A write
+    transaction holds the scope's lock, so what it looked up stays true until it changes it.
     """
 
     usage: Usage | None = None
+    kept: int | None = None
+    rows: dict[str, tuple[bool, int, float] | None] | None = None
 
     @abstractmethod
     def run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
+
+
+_SELECT_CONTENT: Final = "SELECT is_dir, content, size, modified FROM memory_entries WHERE scope = ? AND path = ?"
 
 
 def _key(path: MemoryPath) -> str:
@@ -146,6 +154,12 @@ def _key(path: MemoryPath) -> str:
 
 def _parent(key: str) -> str:
     return key.rpartition("/")[0]
+
+
+def _ancestors(key: str) -> list[str]:
+    """The keys of the folders above ``key``, nearest first (the root, "", left out)."""
+    parts = key.split("/")
+    return ["/".join(parts[:depth]) for depth in range(len(parts) - 1, 0, -1)]
 
 
 def _shown(key: str) -> str:
@@ -186,7 +200,7 @@ class SqlStorage(WriteShortcuts, ABC):
     #: The exception classes of the backend (mapped to StorageError at this edge).
     _backend_errors: tuple[type[BaseException], ...] = ()
 
-    #: Selects ``path, is_dir`` of the rows of a scope whose path is in a list (one parameter).
+    #: Selects ``path, is_dir, size, modified`` of the rows of a scope whose path is in a list (one parameter).
     _select_paths: str
 
     @abstractmethod
@@ -194,7 +208,7 @@ class SqlStorage(WriteShortcuts, ABC):
         """The list of paths as the one parameter of :attr:`_select_paths`."""
 
     #: Reads a file's row for an edit, locking it until the transaction ends where the database can.
-    _select_content_locked: str = "SELECT is_dir, content FROM memory_entries WHERE scope = ? AND path = ?"
+    _select_content_locked: str = _SELECT_CONTENT
 
     def _transact(self, body: Callable[[Cursor], _T], *, write: bool, single: bool = False) -> _T:
         """Run ``body`` in one transaction, again if it failed as a whole and may be retried."""
@@ -217,10 +231,11 @@ class SqlStorage(WriteShortcuts, ABC):
         """Lock the scope's usage row (making it if missing): the scope's writers take turns from here."""
         rows = cur.run(
             "INSERT INTO memory_usage (scope) VALUES (?)"
-            " ON CONFLICT (scope) DO UPDATE SET scope = excluded.scope RETURNING bytes, files, folders",
+            " ON CONFLICT (scope) DO UPDATE SET scope = excluded.scope RETURNING bytes, files, folders, history_bytes",
             (self.scope,),
         )
         cur.usage = Usage(int(rows[0][0]), int(rows[0][1]), int(rows[0][2]))
+        cur.kept = int(rows[0][3])
 
     @contextmanager
     def writing(self) -> Iterator[_SqlSession]:
@@ -330,12 +345,11 @@ class SqlStorage(WriteShortcuts, ABC):
     def _stat(self, cur: Cursor, path: MemoryPath) -> Entry | None:
         if path.is_root:
             return Entry(path.name, is_dir=True, size=DIR_SIZE)
-        rows = cur.run(
-            "SELECT is_dir, size, modified FROM memory_entries WHERE scope = ? AND path = ?", (self.scope, _key(path))
-        )
-        if rows:
-            return _entry(path.name, *rows[0][:3])
-        self._explain_missing(cur, _key(path))
+        key = _key(path)
+        row = self._rows(cur, [key, *_ancestors(key)])[key]  # the folders above too: one statement
+        if row is not None:
+            return _entry(path.name, *row)
+        self._explain_missing(cur, key)
         return None
 
     def _scan(self, cur: Cursor, path: MemoryPath) -> list[Entry]:
@@ -386,14 +400,21 @@ class SqlStorage(WriteShortcuts, ABC):
             raise AlreadyExists(path) if new else NotAFile(path)
         key = _key(path)
         if not new:
-            before = self._content(cur, path, lock=True)
+            row = self._rows(cur, [key])[key]  # known from the plan's read of the file, most often
+            if row is None:
+                self._explain_missing(cur, key)
+                raise NotFound(path)
+            if row[0]:
+                raise NotAFile(path)
+            cur.rows = None  # entries change
             cur.run(
                 "UPDATE memory_entries SET content = ?, size = ?, modified = ? WHERE scope = ? AND path = ?",
                 (data, len(data), time.time(), self.scope, key),
             )
-            self._grow(cur, Usage(len(data) - len(before), 0))
+            self._grow(cur, Usage(len(data) - row[1], 0))
             return
         folders = self._make_folders(cur, _parent(key))
+        cur.rows = None  # entries change
         try:
             cur.run(
                 "INSERT INTO memory_entries (scope, path, parent, name, look_key, is_dir, content, size, modified)"
@@ -431,6 +452,7 @@ class SqlStorage(WriteShortcuts, ABC):
             " FROM memory_entries WHERE scope = ? AND (path = ? OR (path >= ? AND path < ?))",
             tree,
         )
+        cur.rows = None  # entries change
         cur.run("DELETE FROM memory_entries WHERE scope = ? AND (path = ? OR (path >= ? AND path < ?))", tree)
         self._grow(cur, Usage(-int(totals[0][0]), -int(totals[0][1]), -int(totals[0][2])))
 
@@ -446,6 +468,7 @@ class SqlStorage(WriteShortcuts, ABC):
             self._explain_missing(cur, source)
             raise NotFound(old)
         folders = self._make_folders(cur, _parent(target))
+        cur.rows = None  # entries change
         try:
             # The tree moves in one statement; a row already at a new key fails the whole move.
             cur.run(
@@ -482,10 +505,11 @@ class SqlStorage(WriteShortcuts, ABC):
         total = sum(version.size for version in versions)
         rows = cur.run(
             "UPDATE memory_usage SET history_seq = history_seq + ?, history_bytes = history_bytes + ?"
-            " WHERE scope = ? RETURNING history_seq",
+            " WHERE scope = ? RETURNING history_seq, history_bytes",
             (len(versions), total, self.scope),
         )
         first = int(rows[0][0]) - len(versions) + 1
+        cur.kept = int(rows[0][1])
         stored = [replace(version, seq=first + n) for n, version in enumerate(versions)]
         for version in stored:
             self._put_version(cur, version)
@@ -532,6 +556,8 @@ class SqlStorage(WriteShortcuts, ABC):
                     "UPDATE memory_usage SET history_bytes = history_bytes - ? WHERE scope = ?",
                     (int(rows[0][0]), self.scope),
                 )
+                if cur.kept is not None:
+                    cur.kept -= int(rows[0][0])
         if horizon is not None:
             cur.run(
                 "UPDATE memory_usage SET history_every = ?, history_sessions = ? WHERE scope = ?",
@@ -552,8 +578,12 @@ class SqlStorage(WriteShortcuts, ABC):
                 "UPDATE memory_usage SET history_bytes = history_bytes + ? WHERE scope = ?",
                 (version.size - int(rows[0][0]), self.scope),
             )
+            if cur.kept is not None:
+                cur.kept += version.size - int(rows[0][0])
 
     def _shelf_bytes(self, cur: Cursor) -> int:
+        if cur.kept is not None:
+            return cur.kept
         rows = cur.run("SELECT history_bytes FROM memory_usage WHERE scope = ?", (self.scope,))
         return int(rows[0][0]) if rows else 0
 
@@ -576,18 +606,18 @@ class SqlStorage(WriteShortcuts, ABC):
             )
 
     def _content(self, cur: Cursor, path: MemoryPath, *, lock: bool) -> bytes:
-        statement = (
-            self._select_content_locked
-            if lock
-            else "SELECT is_dir, content FROM memory_entries WHERE scope = ? AND path = ?"
-        )
-        rows = cur.run(statement, (self.scope, _key(path)))
+        statement = self._select_content_locked if lock else _SELECT_CONTENT
+        key = _key(path)
+        rows = cur.run(statement, (self.scope, key))
         if not rows:
-            self._explain_missing(cur, _key(path))
+            self._explain_missing(cur, key)
             raise NotFound(path)
-        if rows[0][0]:
+        is_dir, content, size, modified = rows[0]
+        if cur.rows is not None or lock:
+            cur.rows = (cur.rows or {}) | {key: (bool(is_dir), int(size), float(modified))}
+        if is_dir:
             raise NotAFile(path)
-        return bytes(rows[0][1])
+        return bytes(content)
 
     def _bounded(self, cur: Cursor, path: MemoryPath, max_bytes: int) -> bytes:
         rows = cur.run(
@@ -604,9 +634,21 @@ class SqlStorage(WriteShortcuts, ABC):
             raise FileTooLarge(path, int(rows[0][2]), max_bytes)
         return bytes(rows[0][1])
 
+    def _rows(self, cur: Cursor, keys: list[str]) -> dict[str, tuple[bool, int, float] | None]:
+        """The rows of ``keys``: those the transaction looked up already, the others in one statement."""
+        known = cur.rows if cur.rows is not None else {}
+        missing = [key for key in keys if key not in known]
+        if missing:
+            for key, is_dir, size, modified in cur.run(self._select_paths, (self.scope, self._path_list(missing))):
+                known[str(key)] = (bool(is_dir), int(size), float(modified))
+            for key in missing:
+                known.setdefault(key, None)
+            cur.rows = known
+        return {key: known[key] for key in keys}
+
     def _is_dir(self, cur: Cursor, key: str) -> bool | None:
-        rows = cur.run("SELECT is_dir FROM memory_entries WHERE scope = ? AND path = ?", (self.scope, key))
-        return bool(rows[0][0]) if rows else None
+        row = self._rows(cur, [key])[key]
+        return row[0] if row is not None else None
 
     def _require_folder(self, cur: Cursor, key: str) -> None:
         if not key:
@@ -620,25 +662,26 @@ class SqlStorage(WriteShortcuts, ABC):
 
     def _explain_missing(self, cur: Cursor, key: str) -> None:
         """Raise NotADirectory naming the file where a folder of missing ``key`` should be, if any."""
-        ancestor = _parent(key)
-        while ancestor:
-            is_dir = self._is_dir(cur, ancestor)
-            if is_dir is not None:
-                if not is_dir:
+        ancestors = _ancestors(key)
+        rows = self._rows(cur, ancestors)
+        for ancestor in ancestors:  # nearest first
+            row = rows[ancestor]
+            if row is not None:
+                if not row[0]:
                     raise NotADirectory(_shown(ancestor))
                 return
-            ancestor = _parent(ancestor)
 
     def _make_folders(self, cur: Cursor, key: str) -> int:
         """Make every missing folder of ``key`` (two statements); return how many. A file on the way fails."""
         if not key:
             return 0
-        parts = key.split("/")
-        folders = ["/".join(parts[:depth]) for depth in range(1, len(parts) + 1)]
-        found = dict(cur.run(self._select_paths, (self.scope, self._path_list(folders))))
+        folders = [*reversed(_ancestors(key)), key]  # from the top
+        found = self._rows(cur, folders)
         now, made = time.time(), 0
         for folder in folders:
-            if folder not in found:
+            row = found[folder]
+            if row is None:
+                cur.rows = None  # entries change
                 name = folder.rpartition("/")[2]
                 cur.run(
                     "INSERT INTO memory_entries (scope, path, parent, name, look_key, is_dir, content, size, modified)"
@@ -646,7 +689,7 @@ class SqlStorage(WriteShortcuts, ABC):
                     (self.scope, folder, _parent(folder), name, lookalike_key(name), True, now),
                 )
                 made += 1
-            elif not found[folder]:
+            elif not row[0]:
                 raise NotADirectory(_shown(folder))
         return made
 

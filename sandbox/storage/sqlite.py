@@ -167,7 +167,8 @@ class SQLiteStorage(SqlStorage):
         return self.database.transaction(write=write)
 
     _select_paths = (
-        "SELECT path, is_dir FROM memory_entries WHERE scope = ? AND path IN (SELECT value FROM json_each(?))"
+        "SELECT path, is_dir, size, modified FROM memory_entries"
+        " WHERE scope = ? AND path IN (SELECT value FROM json_each(?))"
     )
 
     def _path_list(self, paths: list[str]) -> Any:

@@ -464,6 +464,32 @@ class StorageContract(CommandContract):
         assert (tree.depth, tree.extra_bytes, tree.usage) == (1, 5, Usage(2, 1, 2))
         assert storage.usage() == Usage(2, 1, 2)
 
+    def test_write_session_lookups_follow_each_change(self, storage: StorageAdapter) -> None:
+        """What a session looked up before a change (a missing file, a folder, a size) is never what
+        it sees after it: every read follows the session's own puts, edits, moves and removals."""
+        p = canonicalize
+        with storage.writing() as session:
+            assert session.stat(p("/memories/d/e/a.md")) is None and session.stat(p("/memories/d")) is None
+            session.put(p("/memories/d/e/a.md"), b"abcd", new=True)
+            assert session.stat(p("/memories/d")).is_dir and session.stat(p("/memories/d/e/a.md")).size == 4  # type: ignore[union-attr]
+            assert session.read(p("/memories/d/e/a.md")) == b"abcd"
+            session.put(p("/memories/d/e/a.md"), b"abcdefgh", new=False)
+            assert session.stat(p("/memories/d/e/a.md")).size == 8 and session.usage() == Usage(8, 1, 2)  # type: ignore[union-attr]
+            session.move(p("/memories/d/e"), p("/memories/f"))
+            assert session.stat(p("/memories/d/e")) is None and session.stat(p("/memories/d/e/a.md")) is None
+            assert session.stat(p("/memories/f/a.md")).size == 8  # type: ignore[union-attr]
+            with pytest.raises(NotFound):
+                session.put(p("/memories/d/e/a.md"), b"x", new=False)
+            session.put(p("/memories/d/e"), b"file", new=True)  # where the folder was, now a file
+            with pytest.raises(NotADirectory):
+                session.put(p("/memories/d/e/b.md"), b"x", new=True)
+            session.remove(p("/memories/f"))
+            assert session.stat(p("/memories/f")) is None and session.stat(p("/memories/f/a.md")) is None
+            with pytest.raises(NotFound):
+                session.put(p("/memories/f/a.md"), b"x", new=False)
+            assert session.usage() == Usage(4, 1, 1)
+        assert storage.usage() == Usage(4, 1, 1) and storage.read(p("/memories/d/e")) == b"file"
+
     def test_tree_of_a_file_and_of_nothing(self, storage: StorageAdapter) -> None:
         """A file's tree is the file alone; a missing path has none (NotFound)."""
         storage.create(canonicalize("/memories/f.md"), b"abc")
