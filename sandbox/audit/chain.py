@@ -171,11 +171,15 @@ class ChainedAuditSink(ABC):
         if any(self._owed):
             self._deliver()
         with self._locked(sync=sync):
-            # seq, time and prev are read under the lock, right before the line is rendered.
-            self._logger.msg(event, seq=self._seq + 1, time=rfc3339(time.time_ns()), **fields, prev=self._last)
+            self._record(event, fields)
             if self._since_checkpoint >= self._checkpoint_every:
                 self._write_checkpoint()
             self._after_append(sync=sync)
+
+    def _record(self, event: str, fields: dict[str, Any]) -> None:
+        """Render one record at the chain's end and keep it (inside the lock)."""
+        # seq, time and prev are read under the lock, right before the line is rendered.
+        self._logger.msg(event, seq=self._seq + 1, time=rfc3339(time.time_ns()), **fields, prev=self._last)
 
     def _write_line(self, line: bytes, *, witness: bool = False) -> None:
         self._store_line(line, witness=witness)

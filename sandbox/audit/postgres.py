@@ -4,17 +4,19 @@
 same ``seq``/``prev`` chain, same signed checkpoints) as rows of ``memory_audit``,
 keyed by log name and ``seq``; checkpoints are also copied to
 ``memory_audit_witness``. Each line is appended by one statement,
-``memory_audit_append``, which takes the log's advisory lock and inserts the line
-only if the chain still ends where the writer rendered it (same ``seq``, same hash);
-otherwise it answers the true end and the writer renders the line again there. So
-workers on any number of hosts extend one chain, in one order, at one round trip per
-record when they do not collide. A connection lost mid-append is retried, and a line
-that did reach the table before the loss is recognised, not written twice.
+``memory_audit_append_next``, which takes the log's advisory lock and puts the record
+at the chain's end, giving it the next ``seq``, the server's time and the hash of the
+line before; so workers on any number of hosts extend one chain, in one order, at one
+round trip per record however many write at once. A signed record (a checkpoint, whose
+signature covers ``seq`` and ``prev``) goes through ``memory_audit_append``, which
+inserts it only if the chain still ends where the writer signed it, else answers the
+true end to sign again. A connection lost mid-append is retried, and a line that did
+reach the table before the loss is recognised, not written twice.
 :func:`verify_postgres` checks it exactly as :func:`~sandbox.audit.verify.verify`
 checks a file.
 
 Grant the workers' role only ``SELECT, INSERT`` on the two audit tables (and
-``EXECUTE`` on the function): then no worker can rewrite or cut the chain, and the
+``EXECUTE`` on the two functions): then no worker can rewrite or cut the chain, and the
 signatures show any change made by someone who can.
 """
 
@@ -22,16 +24,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final, LiteralString
 
 import psycopg
+import structlog
 
 from sandbox.audit.chain import ChainedAuditSink
 from sandbox.audit.keys import Signer, Verifier, load_signer, review_verifier
-from sandbox.audit.records import AuditError, line_hash
+from sandbox.audit.records import AuditError, dumps, line_hash
 from sandbox.audit.verify import AuditUnreadable, VerifyReport, check_witness, verify_lines
 from sandbox.policy import AuditSection
 from sandbox.storage.postgres import PostgresDatabase
@@ -70,6 +73,11 @@ class PostgresAuditLog(ChainedAuditSink):
         self._owned = owned
         self._key = lock_key(log)
         self._sync = True
+        # Renders a record with its seq, time and prev left empty, for the server to fill in.
+        self._draft = _Draft()
+        self._drafter = structlog.BoundLogger(
+            self._draft, processors=[structlog.processors.JSONRenderer(serializer=dumps)], context={}
+        )
 
     def rotate_key(self, new: Signer) -> None:
         """Refused: every worker signs a database chain with the one key file the policy names, and a
@@ -103,6 +111,53 @@ class PostgresAuditLog(ChainedAuditSink):
                 return
         raise AuditError("Error: The audit log is too busy; the call was refused.")
 
+    def _record(self, event: str, fields: dict[str, Any]) -> None:
+        self._drafter.msg(event, seq=0, time="", **fields, prev="")
+        parts = _parts(self._draft.line)
+        if parts is None:  # not the shape the server fills in (no fields): rendered here, at the end
+            super()._record(event, fields)
+            return
+        seq, line = self._append_next(*parts)
+        self._seq, self._last = seq, line_hash(line.encode("utf-8"))
+        self._since_checkpoint += 1
+
+    def _append_next(self, middle: str, tail: str) -> tuple[int, str]:
+        """Append at the chain's end, wherever it is now; (seq, line) as stored."""
+        known = self._seq  # the record is after this one, whoever else appends meanwhile
+        row = self._execute(
+            "SELECT end_seq, end_line FROM memory_audit_append_next(%s, %s, %s, %s, %s)",
+            (self.log, self._key, middle, tail, self._sync),
+            recover=lambda connection: _appended(connection, self.log, known, (middle, tail)),
+        )
+        if row is None:
+            raise AuditError("Error: The audit log cannot be written; the call was refused.")
+        return int(row[0]), str(row[1])
+
+    def _execute(
+        self,
+        statement: LiteralString,
+        params: tuple[Any, ...],
+        recover: Callable[[psycopg.Connection[Any]], tuple[Any, ...] | None] | None = None,
+    ) -> tuple[Any, ...] | None:
+        """One statement's first row, on a connection of its own, run again after a lost connection;
+        ``recover`` first looks for what a try whose answer was lost did, and answers in its place."""
+        lost = 0
+        while True:
+            try:
+                with self.database.connection() as connection:
+                    found = recover(connection) if lost and recover is not None else None
+                    return found if found is not None else connection.execute(statement, params).fetchone()
+            except psycopg.OperationalError as exc:
+                lost += 1
+                if lost == _ATTEMPTS or (exc.sqlstate is not None and not exc.sqlstate.startswith(("08", "57P"))):
+                    raise AuditError(
+                        "Error: The audit log cannot be written; the call was refused.", detail=type(exc).__name__
+                    ) from None
+            except psycopg.Error as exc:
+                raise AuditError(
+                    "Error: The audit log cannot be written; the call was refused.", detail=type(exc).__name__
+                ) from None
+
     def _write_checkpoint(self) -> None:
         for _ in range(_MAX_TRIES):
             try:
@@ -127,25 +182,10 @@ class PostgresAuditLog(ChainedAuditSink):
     def _store_line(self, line: bytes, *, witness: bool = False) -> None:
         """Append at ``_seq + 1`` after ``_last`` in one statement, or learn the true end and raise _Moved."""
         text = line.rstrip(b"\n").decode("utf-8")
-        lost = 0
-        while True:
-            try:
-                with self.database.connection() as connection:
-                    moved = connection.execute(
-                        "SELECT end_seq, end_hash FROM memory_audit_append(%s, %s, %s, %s, %s, %s, %s)",
-                        (self.log, self._key, self._seq + 1, self._last, text, witness, self._sync),
-                    ).fetchone()
-                break
-            except psycopg.OperationalError as exc:
-                lost += 1
-                if lost == _ATTEMPTS or (exc.sqlstate is not None and not exc.sqlstate.startswith(("08", "57P"))):
-                    raise AuditError(
-                        "Error: The audit log cannot be written; the call was refused.", detail=type(exc).__name__
-                    ) from None
-            except psycopg.Error as exc:
-                raise AuditError(
-                    "Error: The audit log cannot be written; the call was refused.", detail=type(exc).__name__
-                ) from None
+        moved = self._execute(
+            "SELECT end_seq, end_hash FROM memory_audit_append(%s, %s, %s, %s, %s, %s, %s)",
+            (self.log, self._key, self._seq + 1, self._last, text, witness, self._sync),
+        )
         if moved is None:
             return
         end_seq, end_hash = int(moved[0]), str(moved[1])
@@ -160,6 +200,46 @@ class PostgresAuditLog(ChainedAuditSink):
     def _release(self) -> None:
         if self._owned:
             self.database.close()
+
+
+class _Draft:
+    """The end of the drafting pipeline: keeps the line rendered last."""
+
+    def __init__(self) -> None:
+        self.line = ""
+
+    def msg(self, message: str) -> None:
+        self.line = message
+
+
+_HEAD: Final = '{"seq":'
+_TIME: Final = ',"time":"'
+_PREV: Final = ',"prev":"'
+
+
+def _parts(line: str) -> tuple[str, str] | None:
+    """A record line's fields between ``time`` and ``prev``, and what follows ``prev``; None if the
+    line is not ``{"seq":…,"time":"…",<fields>,"prev":"…",<tail>`` with fields. Values are JSON
+    strings, which escape every quote, so the markers cannot occur inside one."""
+    at = line.find(_TIME)
+    if not line.startswith(_HEAD) or at < 0:
+        return None
+    start = line.find('",', at + len(_TIME)) + 2
+    end = line.rfind(_PREV)
+    close = line.find('",', end + len(_PREV)) if end >= 0 else -1
+    if start < 2 or end <= start or close < 0:
+        return None
+    return line[start:end], line[close + 2 :]
+
+
+def _appended(
+    connection: psycopg.Connection[Any], log: str, after: int, parts: tuple[str, str]
+) -> tuple[int, str] | None:
+    """The record with these fields and end appended after ``after``, if one is there."""
+    rows = connection.execute(
+        "SELECT seq, line FROM memory_audit WHERE log = %s AND seq > %s ORDER BY seq", (log, after)
+    ).fetchall()
+    return next(((int(seq), str(line)) for seq, line in rows if _parts(str(line)) == parts), None)
 
 
 _SELECT: Final[dict[str, LiteralString]] = {

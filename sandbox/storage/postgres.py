@@ -77,6 +77,36 @@ END
 $fn$
 """
 
+#: Appends a record at the chain's end, whatever that is, in one statement under the chain's
+#: advisory lock: the writer sends the record's fields (``p_middle``, between ``time`` and
+#: ``prev``) and its end (``p_tail``, after ``prev``); the server gives it the next ``seq``, its
+#: own clock's time and the hash of the last line, and answers the line as stored. No writer
+#: renders a line again because another one got there first. (Braces doubled: migrations are
+#: formatted with the column types.)
+_AUDIT_APPEND_NEXT: Final = """
+CREATE FUNCTION memory_audit_append_next(
+    p_log TEXT, p_lock BIGINT, p_middle TEXT, p_tail TEXT, p_sync BOOLEAN
+) RETURNS TABLE (end_seq BIGINT, end_line TEXT) LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    last_seq BIGINT;
+    last_hash TEXT;
+    new_line TEXT;
+BEGIN
+    PERFORM pg_advisory_xact_lock(p_lock);
+    PERFORM set_config('synchronous_commit', CASE WHEN p_sync THEN 'on' ELSE 'off' END, true);
+    SELECT a.seq, encode(sha256(convert_to(a.line, 'UTF8')), 'hex') INTO last_seq, last_hash
+        FROM memory_audit a WHERE a.log = p_log ORDER BY a.seq DESC LIMIT 1;
+    last_seq := COALESCE(last_seq, 0);
+    last_hash := COALESCE(last_hash, repeat('0', 64));
+    new_line := '{{"seq":' || (last_seq + 1) || ',"time":"'
+        || to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+        || '",' || p_middle || ',"prev":"' || last_hash || '",' || p_tail;
+    INSERT INTO memory_audit (log, seq, line) VALUES (p_log, last_seq + 1, new_line);
+    RETURN QUERY SELECT last_seq + 1, new_line;
+END
+$fn$
+"""
+
 #: Takes one call from a scope's bucket (see :mod:`sandbox.storage.rate`) by the server's clock:
 #: 0 when taken, else the seconds until a call is free. The buckets are an UNLOGGED table: never
 #: written to the WAL nor fsynced (a crash empties it, which starts every bucket full).
@@ -144,6 +174,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
             f" WITH CHECK (scope = current_setting('{_SCOPE_SETTING}', true))",
         ),
     ),
+    ("audit-2", (_AUDIT_APPEND_NEXT,)),
 )
 
 _SCOPED_TABLES: Final = ("memory_entries", "memory_usage", "memory_rate", "memory_scope_keys", "memory_versions")

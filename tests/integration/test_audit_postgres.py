@@ -4,6 +4,7 @@ the same review commands as for a file log."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import pytest
 from sandbox import Sandbox
 from sandbox.audit import AuditError
 from sandbox.audit.keys import load_signer
-from sandbox.audit.postgres import PostgresAuditLog, verify_postgres
+from sandbox.audit.postgres import PostgresAuditLog, _appended, _parts, verify_postgres
 from sandbox.cli.main import main
 from sandbox.paths import canonicalize
 from sandbox.policy import parse_policy
@@ -75,6 +76,37 @@ class TestChain:
         assert report.witnessed == report.checkpoints
         scopes = {json.loads(row[0]).get("scope") for row in rows}
         assert scopes >= {f"user-{w}" for w in range(4)}
+
+    def test_records_put_at_the_end_by_the_server(self, chain: PostgresDatabase, pg_dsn: str) -> None:
+        """Records of four writers at once are placed by the server: seq, its clock's time (in the
+        log's format, never going back) and prev are filled in under the chain's lock; the fields
+        are the writer's own. Checkpoints, which are signed, carry the writer's time."""
+        rows = _admin(pg_dsn, "SELECT line FROM memory_audit WHERE log = 'audit' ORDER BY seq")
+        records = [json.loads(row[0]) for row in rows]
+        placed = [record for record in records if record["event"] != "checkpoint"]
+        assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", r["time"]) for r in placed)
+        assert [r["time"] for r in placed] == sorted(r["time"] for r in placed)
+        assert all(list(r)[:2] == ["seq", "time"] and list(r)[-2:] == ["prev", "event"] for r in placed)
+        assert all(r["decision_id"] and r["command"] in ("create", "view") for r in placed)
+
+    def test_a_lost_answer_is_found_not_written_twice(self, pg_dsn: str, key: Path) -> None:
+        """A record whose append reached the table before the connection was lost is recognised by
+        its fields after the chain's end the writer knew, whoever appended since; no other is."""
+        with PostgresDatabase(pg_dsn) as db:
+            log = PostgresAuditLog.open(db, key_file=key, log="lost")
+            sandbox = Sandbox(policy=_policy(key), storage=db.storage("s"), audit=log)
+            sandbox.execute({"command": "create", "path": "/memories/a.md", "file_text": "x"})
+            known = log._seq
+            sandbox.execute({"command": "create", "path": "/memories/b.md", "file_text": "y"})
+            rows = _admin(pg_dsn, "SELECT seq, line FROM memory_audit WHERE log = 'lost' AND seq > %s", (known,))
+            with db.connection() as connection:
+                for seq, line in rows:
+                    parts = _parts(line)
+                    assert parts is not None and _appended(connection, "lost", known, parts) == (seq, line)
+                    assert _appended(connection, "lost", seq, parts) is None  # not after itself
+                    assert _appended(connection, "lost", known, (parts[0] + " ", parts[1])) is None
+            sandbox.close()
+            assert verify_postgres(db, key_file=_pub(key), log="lost").ok
 
     def test_modified_record_found(self, chain: PostgresDatabase, key: Path, pg_dsn: str) -> None:
         _admin(pg_dsn, "UPDATE memory_audit SET line = replace(line, '\"seq\":40,', '\"seq\":40 ,') WHERE seq = 40")

@@ -92,6 +92,7 @@ class TestSchema:
         assert not errors
         assert sorted(name for names in applied for name in names) == [
             "audit-1",
+            "audit-2",
             "history-1",
             "row-security-1",
             "scope-state-1",
@@ -101,7 +102,7 @@ class TestSchema:
             "storage-4-name-keys",
             "storage-5-versions",
         ]
-        assert _admin(pg_dsn, "SELECT count(*) FROM memory_schema") == [(9,)]
+        assert _admin(pg_dsn, "SELECT count(*) FROM memory_schema") == [(10,)]
 
     def test_newer_schema_refused(self, pg_dsn: str) -> None:
         """A database upgraded by a newer version is not written by an older one."""
