@@ -99,8 +99,13 @@ class ChainedAuditSink(ABC):
         """Free what the sink holds; called once, at close."""
 
     @abstractmethod
-    def _after_append(self, *, sync: bool) -> None:
-        """What follows an append inside the lock (a file log fsyncs and rotates)."""
+    def _after_append(self, *, sync: bool) -> object | None:
+        """What follows an append inside the lock (a file log rotates); what is owed to make it
+        durable once the lock is let go (``sync``), for :meth:`_make_durable`, or None."""
+
+    def _make_durable(self, owed: object) -> None:  # noqa: B027 - a hook: a sink whose appends are durable has nothing to do
+        """After the lock is let go: make an append durable (a file log shares one fsync among the
+        writers that appended meanwhile). Raises AuditError if it cannot."""
 
     # the AuditSink protocol
 
@@ -174,7 +179,9 @@ class ChainedAuditSink(ABC):
             self._record(event, fields)
             if self._since_checkpoint >= self._checkpoint_every:
                 self._write_checkpoint()
-            self._after_append(sync=sync)
+            owed = self._after_append(sync=sync)
+        if owed is not None:
+            self._make_durable(owed)
 
     def _record(self, event: str, fields: dict[str, Any]) -> None:
         """Render one record at the chain's end and keep it (inside the lock)."""

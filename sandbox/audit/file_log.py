@@ -1,7 +1,10 @@
 """The audit chain in a JSON-lines file, its checkpoints also in a witness file.
 
 Writers in several processes keep one chain: each append holds an ``flock`` on ``<log>.lock``
-and picks up the chain from the file's last line. Rotation by size renames the file to
+and picks up the chain from the file's last line. An append that must be durable is fsynced
+after that lock is let go, under a second one (``<log>.synced``, which also holds how much of
+the file is durable): writers that appended meanwhile share one fsync (group commit), and none
+returns before its own line is durable. Rotation by size renames the file to
 ``<log>.N`` and carries the chain on in a new one. An append that cannot be written whole is
 cut back; a line torn by a crash is sealed by the next writer (see :mod:`sandbox.audit.verify`).
 """
@@ -14,11 +17,13 @@ import hashlib
 import json
 import os
 import re
+import struct
+import threading
 import time
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from sandbox.audit.chain import ChainedAuditSink
 from sandbox.audit.keys import Signer, load_signer, load_verifier, new_key_file
@@ -30,6 +35,8 @@ __all__ = ["AuditLog"]
 
 _TAIL_CHUNK: Final = 8192
 _NEXT_KEY: Final = re.compile(r"\.[^/]+\.next-[0-9a-f]{8}")
+#: ``<log>.synced``: the inode of the log file and how many of its bytes are durable.
+_SYNCED: Final = struct.Struct("<QQ")
 
 
 class AuditLog(ChainedAuditSink):
@@ -47,7 +54,10 @@ class AuditLog(ChainedAuditSink):
         self._next_key: Path | None = None
         self._rotate_bytes = settings.rotate_bytes
         self._lock_fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        self._sync_fd = os.open(f"{path}.synced", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        self._sync_lock = threading.Lock()
         self._fd = -1
+        self._inode = 0
         self._size = -1
         self._journaled: set[int] = set()  # witnesses whose owed checkpoints are kept on disk
         with self._locked():
@@ -223,11 +233,12 @@ class AuditLog(ChainedAuditSink):
         self._key_stamp = _stamp(self.key_file)
 
     def _release(self) -> None:
-        for fd in (self._fd, self._lock_fd):
-            if fd >= 0:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        self._fd = self._lock_fd = -1
+        with self._sync_lock:
+            for fd in (self._fd, self._lock_fd, self._sync_fd):
+                if fd >= 0:
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+            self._fd = self._lock_fd = self._sync_fd = -1
 
     @staticmethod
     def _close_quietly(ref: weakref.ReferenceType[AuditLog]) -> None:
@@ -237,11 +248,36 @@ class AuditLog(ChainedAuditSink):
 
     # the file
 
-    def _after_append(self, *, sync: bool) -> None:
-        if sync:
-            self._fsync(self._fd)
+    def _after_append(self, *, sync: bool) -> tuple[int, int, int] | None:
+        # What makes the append durable later: the file as written (a descriptor of its own, which a
+        # rotation or another thread's reopening leaves alone), its inode, its size after the line.
+        owed = (os.dup(self._fd), self._inode, self._size) if sync else None
         if self._size >= self._rotate_bytes:
             self._rotate()
+        return owed
+
+    def _make_durable(self, owed: object) -> None:
+        """Make the log durable up to the end of an append. One fsync covers every line written
+        before it, so a writer whose line another writer's fsync covered returns at once."""
+        fd, inode, end = cast(tuple[int, int, int], owed)  # what _after_append returned
+        try:
+            with self._sync_lock:
+                if self._sync_fd < 0:
+                    raise AuditError("Error: The audit log is closed; the call was refused.")
+                fcntl.flock(self._sync_fd, fcntl.LOCK_EX)
+                try:
+                    done = os.pread(self._sync_fd, _SYNCED.size, 0)
+                    synced_inode, synced_end = _SYNCED.unpack(done) if len(done) == _SYNCED.size else (0, 0)
+                    if synced_inode != inode or synced_end < end:
+                        size = os.fstat(fd).st_size
+                        self._fsync(fd)
+                        os.pwrite(self._sync_fd, _SYNCED.pack(inode, size), 0)
+                finally:
+                    fcntl.flock(self._sync_fd, fcntl.LOCK_UN)
+        except OSError as exc:
+            raise AuditError("Error: The audit log cannot be made durable; the call was refused.") from exc
+        finally:
+            os.close(fd)
 
     def _store_line(self, line: bytes, *, witness: bool = False) -> None:
         try:
@@ -304,6 +340,7 @@ class AuditLog(ChainedAuditSink):
                 self._fd = -1
             self._open_file()
             held = os.fstat(self._fd)
+        self._inode = held.st_ino
         if held.st_size != self._size:
             self._read_tail(held.st_size)
 
@@ -311,8 +348,8 @@ class AuditLog(ChainedAuditSink):
         """Take the chain's end from the last complete line; seal a torn one first (see :meth:`_seal`)."""
         self._size = size
         last, torn = _last_line(self.path) if size else (None, b"")
-        previous = rotated_segments(self.path)[:-1]
-        if last is None and previous:  # nothing whole in this file yet: the chain ends in the one before
+        previous = rotated_segments(self.path)[:-1] if last is None else []  # (a folder listing: only then)
+        if previous:  # nothing whole in this file yet: the chain ends in the one before
             last, _ = _last_line(previous[-1])
         if last is None:
             self._seq, self._last = 0, GENESIS

@@ -195,7 +195,7 @@ class PostgresAuditLog(ChainedAuditSink):
         raise _Moved("Error: The audit chain moved on; the line is rendered again.")
 
     def _after_append(self, *, sync: bool) -> None:
-        return None
+        return None  # each append commits (synchronously when asked) on its own
 
     def _release(self) -> None:
         if self._owned:

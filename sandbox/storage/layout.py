@@ -49,7 +49,7 @@ SCOPES_FOLDER: Final = "scopes"
 AUDIT_FOLDER: Final = "audit"
 _MODE: Final = 0o700
 #: The files of a first-layout scope's audit log, after ``<name>.audit.jsonl``.
-_AUDIT_SUFFIXES: Final = ("", ".witness", ".lock", ".pub", ".key")
+_AUDIT_SUFFIXES: Final = ("", ".witness", ".lock", ".synced", ".pub", ".key")
 
 Kind = Literal["memory", "scopes"]
 

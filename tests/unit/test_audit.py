@@ -9,6 +9,8 @@ import random
 import resource
 import shutil
 import signal
+import struct
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -289,6 +291,55 @@ class TestSharedAndRotated:
         outcomes = [r for r in map(json.loads, lines(path)) if r["event"] == "outcome"]
         assert report.ok, report.summary()
         assert len(outcomes) == 600 and {r["scope"] for r in outcomes} == {"w0", "w1", "w2", "w3"}
+
+    def test_durable_writers_share_fsyncs(self, tmp_path: Path) -> None:
+        """Writers (threads, processes) of one log share fsyncs: how much of the file is durable is
+        kept in ``<log>.synced``, and a writer whose line is already covered fsyncs nothing; one whose
+        line is not covered cannot return without an fsync that succeeds."""
+        path = tmp_path / "g.jsonl"
+        first, second = AuditLog.open(path), AuditLog.open(path)  # two writers, as two processes
+        box = Sandbox(policy=load_policy("default"), storage=InMemoryStorage(), audit=first)
+        box.execute({"command": "create", "path": "/memories/a.md", "file_text": "x"})  # a durable intent
+        early = path.stat().st_size
+        inode, synced = struct.unpack("<QQ", (tmp_path / "g.jsonl.synced").read_bytes())
+        assert inode == path.stat().st_ino and 0 < synced <= early
+        Sandbox(policy=load_policy("default"), storage=InMemoryStorage(), audit=second).execute(
+            {"command": "create", "path": "/memories/b.md", "file_text": "y"}
+        )
+        assert struct.unpack("<QQ", (tmp_path / "g.jsonl.synced").read_bytes())[1] > synced
+        reader, writer = os.pipe()  # a descriptor that cannot be fsynced: only an fsync attempt fails
+        try:
+            first._make_durable((os.dup(reader), inode, early))  # covered by the second writer's fsync
+            with pytest.raises(AuditError, match="durable"):
+                first._make_durable((os.dup(reader), inode, path.stat().st_size + 1))  # not covered
+        finally:
+            os.close(reader)
+            os.close(writer)
+        first.close()
+        second.close()
+        assert verify(path).ok
+
+    def test_threads_writing_durably_keep_one_chain(self, tmp_path: Path) -> None:
+        """Eight threads writing durable records at once: every record is in one verified chain."""
+        path = tmp_path / "t.jsonl"
+        with AuditLog.open(path, checkpoint_every=40) as audit:
+
+            def writer(worker: int) -> None:
+                box = Sandbox(policy=load_policy("default"), storage=InMemoryStorage(), audit=audit)
+                for n in range(25):
+                    box.execute(
+                        {"command": "create", "path": f"/memories/{n}.md", "file_text": "x"},
+                        CallContext(scope=f"t{worker}"),
+                    )
+
+            threads = [threading.Thread(target=writer, args=(w,)) for w in range(8)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        records = [json.loads(line) for line in lines(path)]
+        assert verify(path).ok
+        assert sum(r["event"] == "intent" for r in records) == sum(r["event"] == "outcome" for r in records) == 200
 
     def test_rotation_keeps_the_chain(self, tmp_path: Path) -> None:
         """Rotation by size splits the log into files that verify as one chain."""
