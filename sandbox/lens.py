@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sandbox.decision import Note
 from sandbox.paths import MemoryPath
-from sandbox.redaction import SecretGuard
+from sandbox.redaction import ScanCache, SecretGuard
 from sandbox.stages import AccessRules
 
 __all__ = ["PolicyLens"]
@@ -22,6 +22,7 @@ class PolicyLens:
     def __init__(self, secrets: SecretGuard | None, rules: AccessRules | None) -> None:
         self._secrets = secrets
         self._rules = rules
+        self._seen = ScanCache()  # this sandbox's reads: a file viewed again unchanged is not scanned again
 
     def __repr__(self) -> str:
         return f"PolicyLens(secrets={self._secrets!r}, rules={self._rules!r})"
@@ -29,7 +30,7 @@ class PolicyLens:
     def reveal(self, text: str, path: MemoryPath) -> tuple[str, tuple[Note, ...]]:
         if self._secrets is None:
             return text, ()
-        return self._secrets.scan_read(text, path)
+        return self._secrets.scan_read(text, path, self._seen)
 
     def shows(self, path: MemoryPath) -> bool:
         return path.is_root or self._rules is None or self._rules.refusal("view", path) is None

@@ -10,6 +10,11 @@ error message or a log.
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
+from typing import Final
+
 from sandbox.decision import Note
 from sandbox.errors import PolicyError, SecretRejected
 from sandbox.globs import Glob
@@ -17,7 +22,10 @@ from sandbox.paths import MemoryPath
 from sandbox.policy import Action, SecretsSection
 from sandbox.secrets import Finding, SecretEngine, SecretRule, find_hidden, load_pack, redact
 
-__all__ = ["SecretGuard"]
+__all__ = ["ScanCache", "SecretGuard"]
+
+#: Texts shorter than this are scanned again: hashing them costs about what scanning does.
+_CACHED_FROM: Final = 4096
 
 
 class SecretGuard:
@@ -71,12 +79,14 @@ class SecretGuard:
         notes = tuple(_note(finding, action) for finding, action in actions)
         return (redact(data, redacted).decode("utf-8") if redacted else text), notes
 
-    def scan_read(self, text: str, path: MemoryPath) -> tuple[str, tuple[Note, ...]]:
-        """Stored text on its way to the model: every secret not allowed is redacted, lines kept."""
+    def scan_read(self, text: str, path: MemoryPath, seen: ScanCache | None = None) -> tuple[str, tuple[Note, ...]]:
+        """Stored text on its way to the model: every secret not allowed is redacted, lines kept.
+        ``seen``: what scans of texts read before found (the same text is not scanned twice)."""
         if not self.scan_reads:
             return text, ()
         data = text.encode("utf-8")
-        findings = [f for f in self.find(data) if self.action(f.rule_id, path) != "allow"]
+        found = seen.find(self, data) if seen is not None else self.find(data)
+        findings = [f for f in found if self.action(f.rule_id, path) != "allow"]
         if not findings:
             return text, ()
         notes = tuple(Note(f"secret.{f.rule_id}", "redacted on read") for f in findings)
@@ -103,3 +113,38 @@ class SecretGuard:
 
 def _note(finding: Finding, action: Action) -> Note:
     return Note(f"secret.{finding.rule_id}", "redacted" if action == "redact" else "found, allowed by policy")
+
+
+class ScanCache:
+    """What a guard found in the texts it read before, by each text's SHA-256: a file viewed again
+    unchanged is not scanned again (a 100 KB file: a hash of about 0.1 ms instead of a scan of about
+    0.6 ms). The findings are the whole text's, as a scan finds them; the path's actions are applied
+    after, at each read. Bounded (the least recently used go). One per sandbox: a sandbox serves one
+    scope, so no scope learns from how fast a view answers what another scope's files hold."""
+
+    def __init__(self, entries: int = 64) -> None:
+        self._entries = entries
+        self._found: OrderedDict[bytes, tuple[Finding, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"ScanCache({len(self._found)} of {self._entries})"
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+    def find(self, guard: SecretGuard, data: bytes) -> list[Finding]:
+        if len(data) < _CACHED_FROM:
+            return guard.find(data)
+        key = hashlib.sha256(data).digest()
+        with self._lock:
+            found = self._found.get(key)
+            if found is not None:
+                self._found.move_to_end(key)
+                return list(found)
+        findings = guard.find(data)
+        with self._lock:
+            self._found[key] = tuple(findings)
+            while len(self._found) > self._entries:
+                self._found.popitem(last=False)
+        return findings
