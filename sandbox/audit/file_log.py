@@ -269,15 +269,28 @@ class AuditLog(ChainedAuditSink):
                     done = os.pread(self._sync_fd, _SYNCED.size, 0)
                     synced_inode, synced_end = _SYNCED.unpack(done) if len(done) == _SYNCED.size else (0, 0)
                     if synced_inode != inode or synced_end < end:
-                        size = os.fstat(fd).st_size
+                        whole = self._whole_size(fd)
                         self._fsync(fd)
-                        os.pwrite(self._sync_fd, _SYNCED.pack(inode, size), 0)
+                        os.pwrite(self._sync_fd, _SYNCED.pack(inode, whole), 0)
                 finally:
                     fcntl.flock(self._sync_fd, fcntl.LOCK_UN)
         except OSError as exc:
             raise AuditError("Error: The audit log cannot be made durable; the call was refused.") from exc
         finally:
             os.close(fd)
+
+    def _whole_size(self, fd: int) -> int:
+        """The size of the file ``fd`` as the log's lock leaves it: whole lines only (an append that
+        fails midway is cut back before that lock is let go, so a size read without it may count
+        bytes that are about to go)."""
+        with self._thread_lock:
+            if self._lock_fd < 0:
+                raise AuditError("Error: The audit log is closed; the call was refused.")
+            fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+            try:
+                return os.fstat(fd).st_size
+            finally:
+                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
 
     def _store_line(self, line: bytes, *, witness: bool = False) -> None:
         try:
@@ -310,7 +323,14 @@ class AuditLog(ChainedAuditSink):
 
     def _open_file(self) -> None:
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
-        self._fd = os.open(self.path, flags, 0o600)
+        try:
+            self._fd = os.open(self.path, flags | os.O_EXCL, 0o600)
+        except FileExistsError:
+            self._fd = os.open(self.path, flags, 0o600)
+        else:
+            # A new file (under the log's lock): what <log>.synced says is of another, whose inode
+            # number a new file may be given again once it is freed.
+            os.pwrite(self._sync_fd, bytes(_SYNCED.size), 0)
         self._size = -1  # unknown: the tail is read again
 
     @contextlib.contextmanager

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import multiprocessing
 import os
@@ -318,6 +319,49 @@ class TestSharedAndRotated:
         first.close()
         second.close()
         assert verify(path).ok
+
+    def test_durable_end_counts_whole_lines_only(self, tmp_path: Path) -> None:
+        """An fsync claims only the lines whole under the log's lock: the bytes of another writer's
+        append in progress, which a full disk would cut back, are never counted as durable."""
+        path = tmp_path / "w.jsonl"
+        writer = AuditLog.open(path)
+        Sandbox(policy=load_policy("default"), storage=InMemoryStorage(), audit=writer).execute(
+            {"command": "create", "path": "/memories/a.md", "file_text": "x"}
+        )
+        whole = path.stat().st_size
+        lock = os.open(f"{path}.lock", os.O_RDWR)
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another writer's append, midway: it holds the log's lock
+        with path.open("ab") as log:
+            log.write(b'{"seq":99,"time":"partial')
+        fd = os.open(path, os.O_WRONLY)
+        claimed = threading.Thread(target=writer._make_durable, args=((fd, path.stat().st_ino, whole + 1),))
+        claimed.start()
+        claimed.join(timeout=1.0)
+        os.truncate(path, whole)  # that append failed: cut back before its writer lets the lock go
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        os.close(lock)
+        claimed.join()
+        assert struct.unpack("<QQ", (tmp_path / "w.jsonl.synced").read_bytes()) == (path.stat().st_ino, whole)
+        writer.close()
+        assert verify(path).ok
+
+    def test_a_new_log_file_starts_with_nothing_durable(self, tmp_path: Path) -> None:
+        """A log file made again (its inode number may be the old one's) owes its durability to no
+        fsync of the file before it."""
+        path = tmp_path / "n.jsonl"
+        with AuditLog.open(path) as first:
+            Sandbox(policy=load_policy("default"), storage=InMemoryStorage(), audit=first).execute(
+                {"command": "create", "path": "/memories/a.md", "file_text": "x"}
+            )
+        assert struct.unpack("<QQ", (tmp_path / "n.jsonl.synced").read_bytes())[1] > 0
+        path.unlink()
+        with AuditLog.open(path) as again:  # makes the file anew
+            assert (tmp_path / "n.jsonl.synced").read_bytes() == bytes(16)
+            Sandbox(policy=load_policy("default"), storage=InMemoryStorage(), audit=again).execute(
+                {"command": "create", "path": "/memories/b.md", "file_text": "y"}
+            )
+            inode, durable = struct.unpack("<QQ", (tmp_path / "n.jsonl.synced").read_bytes())
+            assert inode == path.stat().st_ino and 0 < durable <= path.stat().st_size
 
     def test_threads_writing_durably_keep_one_chain(self, tmp_path: Path) -> None:
         """Eight threads writing durable records at once: every record is in one verified chain."""
