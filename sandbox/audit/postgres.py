@@ -11,7 +11,8 @@ round trip per record however many write at once. A signed record (a checkpoint,
 signature covers ``seq`` and ``prev``) goes through ``memory_audit_append``, which
 inserts it only if the chain still ends where the writer signed it, else answers the
 true end to sign again. A connection lost mid-append is retried, and a line that did
-reach the table before the loss is recognised, not written twice.
+reach the table before the loss is recognised, not written twice: by its key (decision and
+event) for a record of a call, by its seq and hash for a checkpoint.
 :func:`verify_postgres` checks it exactly as :func:`~sandbox.audit.verify.verify`
 checks a file.
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final, LiteralString
@@ -114,39 +115,27 @@ class PostgresAuditLog(ChainedAuditSink):
     def _record(self, event: str, fields: dict[str, Any]) -> None:
         self._drafter.msg(event, seq=0, time="", **fields, prev="")
         parts = _parts(self._draft.line)
-        if parts is None:  # not the shape the server fills in (no fields): rendered here, at the end
+        decision = fields.get("decision_id")
+        if parts is None or not isinstance(decision, str):  # not the shape the server fills in
             super()._record(event, fields)
             return
-        seq, line = self._append_next(*parts)
-        self._seq, self._last = seq, line_hash(line.encode("utf-8"))
+        row = self._execute(
+            "SELECT end_seq, end_line FROM memory_audit_append_next(%s, %s, %s, %s, %s, %s)",
+            (self.log, self._key, f"{decision}/{event}", *parts, self._sync),
+        )
+        if row is None or _parts(str(row[1])) != parts:  # none, or another record under this key
+            raise AuditError("Error: The audit log cannot be written; the call was refused.")
+        self._seq, self._last = int(row[0]), line_hash(str(row[1]).encode("utf-8"))
         self._since_checkpoint += 1
 
-    def _append_next(self, middle: str, tail: str) -> tuple[int, str]:
-        """Append at the chain's end, wherever it is now; (seq, line) as stored."""
-        known = self._seq  # the record is after this one, whoever else appends meanwhile
-        row = self._execute(
-            "SELECT end_seq, end_line FROM memory_audit_append_next(%s, %s, %s, %s, %s)",
-            (self.log, self._key, middle, tail, self._sync),
-            recover=lambda connection: _appended(connection, self.log, known, (middle, tail)),
-        )
-        if row is None:
-            raise AuditError("Error: The audit log cannot be written; the call was refused.")
-        return int(row[0]), str(row[1])
-
-    def _execute(
-        self,
-        statement: LiteralString,
-        params: tuple[Any, ...],
-        recover: Callable[[psycopg.Connection[Any]], tuple[Any, ...] | None] | None = None,
-    ) -> tuple[Any, ...] | None:
-        """One statement's first row, on a connection of its own, run again after a lost connection;
-        ``recover`` first looks for what a try whose answer was lost did, and answers in its place."""
+    def _execute(self, statement: LiteralString, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """One statement's first row, on a connection of its own, run again after a lost connection
+        (each statement it runs is one that may run twice: a repeat changes nothing)."""
         lost = 0
         while True:
             try:
                 with self.database.connection() as connection:
-                    found = recover(connection) if lost and recover is not None else None
-                    return found if found is not None else connection.execute(statement, params).fetchone()
+                    return connection.execute(statement, params).fetchone()
             except psycopg.OperationalError as exc:
                 lost += 1
                 if lost == _ATTEMPTS or (exc.sqlstate is not None and not exc.sqlstate.startswith(("08", "57P"))):
@@ -230,16 +219,6 @@ def _parts(line: str) -> tuple[str, str] | None:
     if start < 2 or end <= start or close < 0:
         return None
     return line[start:end], line[close + 2 :]
-
-
-def _appended(
-    connection: psycopg.Connection[Any], log: str, after: int, parts: tuple[str, str]
-) -> tuple[int, str] | None:
-    """The record with these fields and end appended after ``after``, if one is there."""
-    rows = connection.execute(
-        "SELECT seq, line FROM memory_audit WHERE log = %s AND seq > %s ORDER BY seq", (log, after)
-    ).fetchall()
-    return next(((int(seq), str(line)) for seq, line in rows if _parts(str(line)) == parts), None)
 
 
 _SELECT: Final[dict[str, LiteralString]] = {

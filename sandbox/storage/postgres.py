@@ -77,12 +77,8 @@ END
 $fn$
 """
 
-#: Appends a record at the chain's end, whatever that is, in one statement under the chain's
-#: advisory lock: the writer sends the record's fields (``p_middle``, between ``time`` and
-#: ``prev``) and its end (``p_tail``, after ``prev``); the server gives it the next ``seq``, its
-#: own clock's time and the hash of the last line, and answers the line as stored. No writer
-#: renders a line again because another one got there first. (Braces doubled: migrations are
-#: formatted with the column types.)
+#: The first ``memory_audit_append_next`` (migration audit-2, kept as applied): audit-3 replaces it
+#: with :data:`_AUDIT_APPEND_KEYED`, which also recognises a record sent again.
 _AUDIT_APPEND_NEXT: Final = """
 CREATE FUNCTION memory_audit_append_next(
     p_log TEXT, p_lock BIGINT, p_middle TEXT, p_tail TEXT, p_sync BOOLEAN
@@ -102,6 +98,42 @@ BEGIN
         || to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
         || '",' || p_middle || ',"prev":"' || last_hash || '",' || p_tail;
     INSERT INTO memory_audit (log, seq, line) VALUES (p_log, last_seq + 1, new_line);
+    RETURN QUERY SELECT last_seq + 1, new_line;
+END
+$fn$
+"""
+
+#: (audit-3) Appends a record at the chain's end, whatever that is, in one statement under the chain's
+#: advisory lock: the writer sends the record's fields (``p_middle``, between ``time`` and
+#: ``prev``) and its end (``p_tail``, after ``prev``); the server gives it the next ``seq``, its
+#: own clock's time and the hash of the last line, and answers the line as stored. No writer
+#: renders a line again because another one got there first. ``p_key`` (the decision and the
+#: event) makes a repeat harmless: a record already stored under it is answered, not stored
+#: again (a try whose answer a lost connection took may still be running when the writer tries
+#: again). (Braces doubled: migrations are formatted with the column types.)
+_AUDIT_APPEND_KEYED: Final = """
+CREATE FUNCTION memory_audit_append_next(
+    p_log TEXT, p_lock BIGINT, p_key TEXT, p_middle TEXT, p_tail TEXT, p_sync BOOLEAN
+) RETURNS TABLE (end_seq BIGINT, end_line TEXT) LANGUAGE plpgsql VOLATILE AS $fn$
+DECLARE
+    last_seq BIGINT;
+    last_hash TEXT;
+    new_line TEXT;
+BEGIN
+    PERFORM pg_advisory_xact_lock(p_lock);
+    RETURN QUERY SELECT a.seq, a.line FROM memory_audit a WHERE a.log = p_log AND a.record_key = p_key;
+    IF FOUND THEN
+        RETURN;
+    END IF;
+    PERFORM set_config('synchronous_commit', CASE WHEN p_sync THEN 'on' ELSE 'off' END, true);
+    SELECT a.seq, encode(sha256(convert_to(a.line, 'UTF8')), 'hex') INTO last_seq, last_hash
+        FROM memory_audit a WHERE a.log = p_log ORDER BY a.seq DESC LIMIT 1;
+    last_seq := COALESCE(last_seq, 0);
+    last_hash := COALESCE(last_hash, repeat('0', 64));
+    new_line := '{{"seq":' || (last_seq + 1) || ',"time":"'
+        || to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+        || '",' || p_middle || ',"prev":"' || last_hash || '",' || p_tail;
+    INSERT INTO memory_audit (log, seq, line, record_key) VALUES (p_log, last_seq + 1, new_line, p_key);
     RETURN QUERY SELECT last_seq + 1, new_line;
 END
 $fn$
@@ -175,6 +207,15 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         ),
     ),
     ("audit-2", (_AUDIT_APPEND_NEXT,)),
+    (
+        "audit-3",
+        (
+            "ALTER TABLE memory_audit ADD COLUMN record_key {text}",
+            "CREATE UNIQUE INDEX memory_audit_record_key ON memory_audit (log, record_key)",
+            "DROP FUNCTION memory_audit_append_next(TEXT, BIGINT, TEXT, TEXT, BOOLEAN)",
+            _AUDIT_APPEND_KEYED,
+        ),
+    ),
 )
 
 _SCOPED_TABLES: Final = ("memory_entries", "memory_usage", "memory_rate", "memory_scope_keys", "memory_versions")

@@ -15,7 +15,7 @@ import pytest
 from sandbox import Sandbox
 from sandbox.audit import AuditError
 from sandbox.audit.keys import load_signer
-from sandbox.audit.postgres import PostgresAuditLog, _appended, _parts, verify_postgres
+from sandbox.audit.postgres import PostgresAuditLog, _parts, lock_key, verify_postgres
 from sandbox.cli.main import main
 from sandbox.paths import canonicalize
 from sandbox.policy import parse_policy
@@ -89,24 +89,27 @@ class TestChain:
         assert all(list(r)[:2] == ["seq", "time"] and list(r)[-2:] == ["prev", "event"] for r in placed)
         assert all(r["decision_id"] and r["command"] in ("create", "view") for r in placed)
 
-    def test_a_lost_answer_is_found_not_written_twice(self, pg_dsn: str, key: Path) -> None:
-        """A record whose append reached the table before the connection was lost is recognised by
-        its fields after the chain's end the writer knew, whoever appended since; no other is."""
+    def test_a_record_sent_again_is_stored_once(self, pg_dsn: str, key: Path) -> None:
+        """A record sent again (its first try's answer lost, that try perhaps still running) is
+        answered with the line stored the first time, not stored twice; another record under the
+        same key is refused, not taken for this one."""
         with PostgresDatabase(pg_dsn) as db:
-            log = PostgresAuditLog.open(db, key_file=key, log="lost")
+            log = PostgresAuditLog.open(db, key_file=key, log="again")
             sandbox = Sandbox(policy=_policy(key), storage=db.storage("s"), audit=log)
             sandbox.execute({"command": "create", "path": "/memories/a.md", "file_text": "x"})
-            known = log._seq
-            sandbox.execute({"command": "create", "path": "/memories/b.md", "file_text": "y"})
-            rows = _admin(pg_dsn, "SELECT seq, line FROM memory_audit WHERE log = 'lost' AND seq > %s", (known,))
-            with db.connection() as connection:
-                for seq, line in rows:
-                    parts = _parts(line)
-                    assert parts is not None and _appended(connection, "lost", known, parts) == (seq, line)
-                    assert _appended(connection, "lost", seq, parts) is None  # not after itself
-                    assert _appended(connection, "lost", known, (parts[0] + " ", parts[1])) is None
+            rows = _admin(pg_dsn, "SELECT seq, line, record_key FROM memory_audit WHERE log = 'again' ORDER BY seq")
+            seq, line, record = rows[0]
+            parts = _parts(line)
+            assert parts is not None and record.endswith("/intent")
+            call = "SELECT end_seq, end_line FROM memory_audit_append_next(%s, %s, %s, %s, %s, %s)"
+            again = _admin(pg_dsn, call, ("again", lock_key("again"), record, *parts, True))
+            assert again == [(seq, line)]
+            assert _admin(pg_dsn, "SELECT count(*) FROM memory_audit WHERE log = 'again'") == [(len(rows),)]
+            with pytest.raises(AuditError):  # the same key with other fields: the answer is not taken
+                log._record("intent", {"decision_id": record.split("/")[0], "command": "delete"})
             sandbox.close()
-            assert verify_postgres(db, key_file=_pub(key), log="lost").ok
+            log.close()
+            assert verify_postgres(db, key_file=_pub(key), log="again").ok
 
     def test_modified_record_found(self, chain: PostgresDatabase, key: Path, pg_dsn: str) -> None:
         _admin(pg_dsn, "UPDATE memory_audit SET line = replace(line, '\"seq\":40,', '\"seq\":40 ,') WHERE seq = 40")

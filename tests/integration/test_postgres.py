@@ -93,6 +93,7 @@ class TestSchema:
         assert sorted(name for names in applied for name in names) == [
             "audit-1",
             "audit-2",
+            "audit-3",
             "history-1",
             "row-security-1",
             "scope-state-1",
@@ -102,7 +103,7 @@ class TestSchema:
             "storage-4-name-keys",
             "storage-5-versions",
         ]
-        assert _admin(pg_dsn, "SELECT count(*) FROM memory_schema") == [(10,)]
+        assert _admin(pg_dsn, "SELECT count(*) FROM memory_schema") == [(11,)]
 
     def test_newer_schema_refused(self, pg_dsn: str) -> None:
         """A database upgraded by a newer version is not written by an older one."""
