@@ -48,6 +48,7 @@ __all__ = [
 
 Stage = Callable[[Effect], Effect]
 _IMAGES = (".png", ".jpg", ".jpeg")
+_CLEAN_PATHS = 4096  # paths a SecretScanner remembers as holding no secret
 
 
 class RootGuard:
@@ -195,6 +196,9 @@ class SecretScanner:
 
     def __init__(self, guard: SecretGuard) -> None:
         self._guard = guard
+        # Paths found to hold no secret: the check depends on the path alone, and calls name the
+        # same few paths again and again. Bounded: emptied when full.
+        self._clean: set[MemoryPath] = set()
 
     def __repr__(self) -> str:
         return f"SecretScanner({self._guard!r})"
@@ -202,7 +206,11 @@ class SecretScanner:
     def __call__(self, effect: Effect) -> Effect:
         op = effect.op
         for path in operation_paths(op):
-            self._guard.check_path(path)
+            if path not in self._clean:
+                self._guard.check_path(path)  # raises for a path holding a secret, which is never kept
+                if len(self._clean) >= _CLEAN_PATHS:
+                    self._clean.clear()
+                self._clean.add(path)
         if effect.written is None or isinstance(op, View | Delete | Rename):
             return effect
         path = op.path

@@ -10,7 +10,7 @@ import pytest
 from anthropic.tools import BetaLocalFilesystemMemoryTool
 
 from sandbox import Sandbox, load_policy
-from sandbox.commands import Create, Insert, StrReplace
+from sandbox.commands import Create, Insert, Rename, StrReplace
 from sandbox.decision import ListAuditSink
 from sandbox.errors import PolicyError, SecretRejected
 from sandbox.integrations.anthropic import SandboxedMemoryTool
@@ -67,6 +67,20 @@ class TestSecretScanner:
         with pytest.raises(SecretRejected) as info:
             self.scanner(planned(Create(canonicalize(f"/memories/{GHP}.md"), "x")))
         assert GHP not in info.value.message and "github-pat" in info.value.message
+
+    def test_secret_paths_refused_every_time_clean_ones_remembered(self) -> None:
+        """Paths found clean are not scanned again; a path holding a secret is refused at every
+        call, also once the remembered clean paths outnumber the bound and are let go."""
+        scanner = SecretScanner(SecretGuard(load_policy("default").secrets))
+        secret = canonicalize(f"/memories/{GHP}.md")
+        for n in range(4200):  # past the bound of remembered paths
+            scanner(planned(Create(canonicalize(f"/memories/clean-{n}.md"), "x")))
+            if n % 1000 == 0:
+                with pytest.raises(SecretRejected):
+                    scanner(planned(Create(secret, "x")))
+        assert len(scanner._clean) <= 4096 and secret not in scanner._clean
+        with pytest.raises(SecretRejected):
+            scanner(planned(Rename(canonicalize("/memories/clean-1.md"), secret)))
 
     def test_clean_request_untouched(self) -> None:
         """A request without secrets passes unchanged."""
