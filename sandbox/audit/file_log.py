@@ -233,7 +233,9 @@ class AuditLog(ChainedAuditSink):
         self._key_stamp = _stamp(self.key_file)
 
     def _release(self) -> None:
-        with self._sync_lock:
+        # After the appends and fsyncs under way (locks taken in the order _make_durable takes them):
+        # a descriptor closed under a writer could be reused by another file and written into.
+        with self._sync_lock, self._thread_lock:
             for fd in (self._fd, self._lock_fd, self._sync_fd):
                 if fd >= 0:
                     with contextlib.suppress(OSError):

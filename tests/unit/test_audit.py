@@ -363,6 +363,21 @@ class TestSharedAndRotated:
             inode, durable = struct.unpack("<QQ", (tmp_path / "n.jsonl.synced").read_bytes())
             assert inode == path.stat().st_ino and 0 < durable <= path.stat().st_size
 
+    def test_close_waits_for_an_append_under_way(self, tmp_path: Path) -> None:
+        """Closing a log another thread is appending to waits for that append: its descriptors are
+        never closed under it (a reused descriptor number could send the line into another file)."""
+        path = tmp_path / "c.jsonl"
+        audit = AuditLog.open(path)
+        audit.checkpoint()  # what close() does first; an append may start right after it
+        with audit._thread_lock:  # that append, under way in this thread
+            closing = threading.Thread(target=audit._release)  # the rest of close()
+            closing.start()
+            closing.join(timeout=0.5)
+            assert closing.is_alive() and os.fstat(audit._fd).st_ino == path.stat().st_ino
+        closing.join()
+        assert audit._fd == -1 and verify(path).ok
+        audit._closed = True  # closed by hand above
+
     def test_threads_writing_durably_keep_one_chain(self, tmp_path: Path) -> None:
         """Eight threads writing durable records at once: every record is in one verified chain."""
         path = tmp_path / "t.jsonl"
