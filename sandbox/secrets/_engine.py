@@ -75,9 +75,10 @@ class SecretEngine:
     A rule finds what ``rule.pattern.finditer`` would on its own: its leftmost,
     non-overlapping matches, kept when its allowlists and entropy minimum let
     them, and only when one of the rule's keywords occurs in the text. A first
-    pass for every rule's keywords (a ``re2.Set`` of literals) ends the scan of
-    a text holding none (in a long text it stops once every pass has one: then
-    all rules run, and a rule's findings count once its keyword is seen
+    pass for every rule's keywords ends the scan of a text holding none: with
+    hyperscan, the same pass that finds the anchored rules' places; otherwise a
+    ``re2.Set`` of literals (in a long text it stops once every pass has one:
+    then all rules run, and a rule's findings count once its keyword is seen
     anywhere). Rules that declare ``keyword_offset`` are then tried anchored at
     the places before their keywords (see :class:`_Anchors`), the keywords
     found by hyperscan when ``native`` and installed, else by RE2 (then rules
@@ -94,7 +95,10 @@ class SecretEngine:
         members: dict[str, list[SecretRule]] = {}
         # An offset needs keywords to count (pack files cannot leave them out; code can).
         anchorable = tuple(rule for rule in rules if rule.keyword_offset is not None and rule.keywords)
-        finder = NativeKeywords.build(anchorable) if native else None
+        keyed = tuple(rule for rule in rules if rule.keywords)
+        # Hyperscan's pass also tells which other rules' keywords occur (no second pass then).
+        present = tuple(() if rule in anchorable else rule.keywords for rule in keyed)
+        finder = NativeKeywords.build(anchorable, present) if native else None
         # With RE2 finding keywords, a rule that may start back over a run (a key name) scans
         # alone: its keywords are common, and trying it at each costs more than its own pass.
         anchored = anchorable if finder is not None else tuple(rule for rule in anchorable if not rule.before_keyword)
@@ -109,7 +113,11 @@ class SecretEngine:
         place.update({rule.id: (self._anchored_at, i) for i, rule in enumerate(anchored)})
         # Rules without keywords run on every text; the others only where a keyword occurs.
         self._always = tuple(place[rule.id] for rule in rules if not rule.keywords)
-        self._keyed = tuple(place[rule.id] for rule in rules if rule.keywords)
+        self._keyed = tuple(place[rule.id] for rule in keyed)
+        # With hyperscan, places found stand for every anchored rule by the first one's index:
+        # the places say which rules to try where.
+        self._native = finder
+        self._anchors_hit = next((hit for hit, rule in enumerate(keyed) if rule in anchored), -1)
         keyword_patterns = [
             b"|".join(keyword_pattern(keyword) for keyword in rule.keywords) for rule in rules if rule.keywords
         ]
@@ -132,22 +140,45 @@ class SecretEngine:
 
     def find(self, data: bytes) -> list[Finding]:
         """Every finding in ``data``, overlaps merged, in order."""
-        hits, scanned = self._keyword_hits(data)
-        if not hits and not self._always:
-            return []  # the common case: no rule's keyword occurs
+        hits, scanned, places = self._keywords_in(data)
         partial = scanned < len(data)
+        if not hits and not self._always and not partial:
+            return []  # the common case: no rule's keyword occurs
         candidates = (*self._always, *self._keyed) if partial else (*self._always, *(self._keyed[h] for h in hits))
         active: dict[int, set[int]] = {}
         for group, index in candidates:
             active.setdefault(group, set()).add(index)
         found: list[Finding] = []
         if active.pop(self._anchored_at, None) is not None and self._anchors is not None:
-            self._scan_anchored(self._anchors, data, found)
+            self._scan_anchored(self._anchors, data, found, places)
         for group in sorted(active):
             self._scan(self._groups[group], active[group], data, found)
         if partial:
             found = self._keyed_only(found, hits, data, scanned)
         return merge(found)
+
+    def _keywords_in(self, data: bytes) -> tuple[set[int], int, Iterable[tuple[int, int, Entries]] | None]:
+        """Rules whose keywords occur, how far the text was looked at, and the anchored rules' places.
+
+        With hyperscan one pass gives all three; past its budget of places
+        (crafted text) nothing is known, every rule runs and the anchored ones
+        scan alone (places None). With RE2 the places are found as they are
+        needed, in a pass of their own.
+        """
+        finder, size, budget = self._native, len(data), self.budget
+        if finder is None:
+            hits, scanned = self._keyword_hits(data)
+            finding = self._anchors.finder if self._anchors is not None else None
+            return hits, scanned, finding.hits(data) if isinstance(finding, Re2Keywords) else None
+        limit = budget.floor_places + size // budget.bytes_per_place
+        scan = finder.scan(data, limit, budget.floor_bytes + budget.bytes_per_byte * size)
+        if scan is None:
+            return set(), 0, None
+        hits, places = scan
+        if places:
+            hits.add(self._anchors_hit)
+        by_expression = finder.entries
+        return hits, size, ((start, 0, by_expression[expression]) for start, expression in places)
 
     def _keyword_hits(self, data: bytes) -> tuple[set[int], int]:
         """Rules (as keyword-set indexes) whose keywords occur, and how far the text was looked at.
@@ -238,7 +269,9 @@ class SecretEngine:
         for index in cursors:
             cursors[index] = -1
 
-    def _scan_anchored(self, anchors: _Anchors, data: bytes, found: list[Finding]) -> None:
+    def _scan_anchored(
+        self, anchors: _Anchors, data: bytes, found: list[Finding], places: Iterable[tuple[int, int, Entries]] | None
+    ) -> None:
         """Try each anchored rule at the places before its keywords, in order.
 
         A rule's match starts within its offset (and run) before one of its
@@ -255,7 +288,6 @@ class SecretEngine:
         cursors = [0] * count  # where each rule's next match may start: the end of its previous one
         tried = [-1] * count  # the last place each rule was tried at, or ruled out
         seen = 0
-        places = self._keyword_places(anchors.finder, data)
         for start, advanced, entries in places or ():
             seen += advanced
             for exact, indexes in entries:
@@ -289,27 +321,6 @@ class SecretEngine:
                 return  # every keyword's places tried
         for number, rule in enumerate(anchors.rules):
             _scan_alone(rule, max(cursors[number], tried[number] + 1), data, found)
-
-    def _keyword_places(
-        self, finder: NativeKeywords | Re2Keywords, data: bytes
-    ) -> Iterable[tuple[int, int, Entries]] | None:
-        """Each place where a keyword starts, in order, with the bytes the finder went on and its entries.
-
-        Hyperscan reports all places at once; past the budget's number of them
-        (crafted text) it gives up, and this is None.
-        """
-        if isinstance(finder, Re2Keywords):
-            return finder.hits(data)
-        budget, size = self.budget, len(data)
-        places = finder.places(
-            data,
-            budget.floor_places + size // budget.bytes_per_place,
-            budget.floor_bytes + budget.bytes_per_byte * size,
-        )
-        if places is None:
-            return None
-        by_expression = finder.entries
-        return ((start, 0, by_expression[expression]) for start, expression in places)
 
 
 def _run_start(data: bytes, low: int, end: int, run: bytes) -> int:

@@ -93,6 +93,12 @@ class Re2Keywords:
         return self.table[found]  # not reached: the found text starts with one of them
 
 
+def _literal(keyword: bytes) -> bytes:
+    """A keyword as a hyperscan expression: a lower-case one matches any case, one with a capital exactly."""
+    literal = b"".join(bytes((byte,)) if chr(byte).isalnum() else b"\\x%02x" % byte for byte in keyword)
+    return b"(?i:" + literal + b")" if keyword == keyword.lower() else literal
+
+
 @functools.lru_cache(maxsize=16)
 def _hyperscan_database(expressions: tuple[bytes, ...], flags: tuple[int, ...]) -> Any:
     """A compiled hyperscan database, shared by every engine that needs the same one.
@@ -116,11 +122,16 @@ class NativeKeywords:
     the keyword's start), so each place names exactly the rules to try there.
     Hyperscan matches bytes and folds ASCII case only, like the RE2 patterns
     here, so it finds a superset of the places a rule's matches need.
+
+    The same pass tells which of the ``present`` keywords occur at all (those of
+    rules scanning in passes of their own): each such keyword is reported once.
     """
 
-    __slots__ = ("backs", "database", "entries", "literals", "scratch")
+    __slots__ = ("backs", "database", "entries", "first_present", "literals", "present", "scratch")
 
-    def __init__(self, rules: tuple[SecretRule, ...], *, follow: bool) -> None:
+    def __init__(
+        self, rules: tuple[SecretRule, ...], *, follow: bool, present: tuple[tuple[bytes, ...], ...] = ()
+    ) -> None:
         hyperscan = HYPERSCAN
         groups: dict[tuple[bytes, bytes | None], list[int]] = {}
         for index, rule in enumerate(rules):
@@ -133,41 +144,59 @@ class NativeKeywords:
         # Each expression's keyword, and whether any case will do (it is lower-cased then).
         self.literals: list[tuple[bytes, bool]] = []
         for (keyword, after), indexes in groups.items():
-            literal = b"".join(bytes((byte,)) if chr(byte).isalnum() else b"\\x%02x" % byte for byte in keyword)
-            if keyword == keyword.lower():
-                literal = b"(?i:" + literal + b")"
+            literal = _literal(keyword)
             expressions.append(literal if after is None else literal + b"(?:" + after + b")")
             flags.append(0 if after is None else hyperscan.HS_FLAG_SOM_LEFTMOST)
             self.backs.append(len(keyword) if after is None else -1)
             self.entries.append(((None, tuple(indexes)),))
             self.literals.append((keyword, keyword == keyword.lower()))
+        # Each keyword of ``present`` once, reported at most once a scan, with the indexes
+        # (into ``present``) of the keyword sets holding it.
+        owners: dict[bytes, list[int]] = {}
+        for index, keywords in enumerate(present):
+            for keyword in keywords:
+                owners.setdefault(keyword, []).append(index)
+        self.first_present = len(expressions)
+        self.present = tuple(tuple(indexes) for indexes in owners.values())
+        for keyword in owners:
+            expressions.append(_literal(keyword))
+            flags.append(hyperscan.HS_FLAG_SINGLEMATCH)
         self.database = _hyperscan_database(tuple(expressions), tuple(flags))
         self.scratch = hyperscan.Scratch(self.database)
 
     @classmethod
-    def build(cls, rules: tuple[SecretRule, ...]) -> NativeKeywords | None:
+    def build(cls, rules: tuple[SecretRule, ...], present: tuple[tuple[bytes, ...], ...] = ()) -> NativeKeywords | None:
         """A finder for these rules, if hyperscan is installed and takes their patterns."""
         if HYPERSCAN is None or not rules:
             return None
         for follow in (True, False):  # without what follows the keywords, if that does not compile
             try:
-                return cls(rules, follow=follow)
+                return cls(rules, follow=follow, present=present)
             except HYPERSCAN.error:
                 continue
         return None
 
     def places(self, data: bytes, limit: int, byte_limit: int) -> list[tuple[int, int]] | None:
-        """Each (place, expression) where a keyword starts, in order.
+        """Each (place, expression) where a keyword starts, in order (see :meth:`scan`)."""
+        scanned = self.scan(data, limit, byte_limit)
+        return None if scanned is None else scanned[1]
 
-        None past ``limit`` reports, or past ``byte_limit`` bytes searched again
-        (crafted text): the caller then scans each rule alone.
+    def scan(self, data: bytes, limit: int, byte_limit: int) -> tuple[set[int], list[tuple[int, int]]] | None:
+        """The ``present`` keyword sets found (as indexes), and each (place, expression) where a keyword starts.
+
+        None past ``limit`` places reported, or past ``byte_limit`` bytes searched
+        again (crafted text): the caller then scans each rule alone.
         """
-        backs, found = self.backs, set()
+        backs, found, first_present, present = self.backs, set(), self.first_present, self.present
         reach: dict[tuple[int, int], int] = {}  # how far a keyword's continuation ran from a place
+        sets: set[int] = set()
         reports = 0
 
         def on_match(expression: int, start: int, end: int, _flags: int, _context: object) -> bool:
             nonlocal reports
+            if expression >= first_present:
+                sets.update(present[expression - first_present])
+                return False
             reports += 1
             back = backs[expression]
             if back >= 0:
@@ -197,4 +226,4 @@ class NativeKeywords:
             while at >= 0:
                 found.add((at, expression))
                 at = text.find(keyword, at + 1, end)
-        return sorted(found)
+        return sets, sorted(found)
