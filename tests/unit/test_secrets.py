@@ -29,6 +29,7 @@ from sandbox.secrets import (
     shannon_entropy,
 )
 from sandbox.secrets._re2 import starts_at_boundary
+from sandbox.secrets._rules import AFTER_WINDOW
 from tests.secrets_corpus import CRAFTED, NEGATIVE_MAKERS, SECRET_MAKERS, generate, mixed_text
 
 PACK = load_pack("builtin")
@@ -374,6 +375,14 @@ class TestEngine:
         }[keyword_at]
         assert [f.rule_id for f in engine.find(text.encode())] == (["github-pat"] if found else [])
 
+    def test_allowlist_after_looks_only_right_after_the_secret(self) -> None:
+        """A Firebase web key followed by its authDomain is public; the same key with the domain far after is not."""
+        key = "AIza5ErpNX_-JmRL17QV9OuVAu_RmZtsNHz1Ta4"
+        near = f'APIKEY="{key}"\nAUTHDOMAIN=beacon-beovw.firebaseapp.com\n'
+        far = f'APIKEY="{key}"\n' + "a line of notes\n" * 20 + "AUTHDOMAIN=beacon-beovw.firebaseapp.com\n"
+        assert ENGINE.find(near.encode()) == single_passes(near.encode()) == []
+        assert [finding.rule_id for finding in ENGINE.find(far.encode())] == ["google-api-key"]
+
     def test_shorter_keyword_at_the_same_place(self) -> None:
         """Where two keywords start at one place, the rules of the shorter are tried too.
 
@@ -528,7 +537,8 @@ def single_passes(data: bytes) -> list[Finding]:
     for rule in PACK.rules:
         for match in rule.pattern.finditer(data):
             start, end = match.span(rule.secret_group)
-            if start < end and rule.accepts(data[start:end], data[match.start() : start]):
+            after = data[end : end + AFTER_WINDOW]
+            if start < end and rule.accepts(data[start:end], data[match.start() : start], after):
                 found.append(Finding(start, end, rule.id))
     return _merge(found)
 
