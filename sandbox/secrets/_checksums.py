@@ -5,17 +5,22 @@ GitHub's tokens (``ghp_``, ``gho_``, ``ghu_``, ``ghs_``, ``ghr_``) and npm's
 thirty random characters before them (github.blog, "Behind GitHub's new
 authentication token formats", 2021; npm adopted the same format). A value
 whose checksum holds is a real token whatever else it looks like.
+
+A Discord bot token opens with the bot's user id (a decimal snowflake of 17 to
+20 digits) in base64, before its first dot (discord.com/developers/docs,
+"Reference: Authentication"; the id is the token's public part).
 """
 
 from __future__ import annotations
 
+import binascii
 import zlib
 from collections.abc import Callable
 from typing import Final, Literal
 
-__all__ = ["CHECKSUMS", "Checksum", "crc32_base62"]
+__all__ = ["CHECKSUMS", "Checksum", "crc32_base62", "discord_snowflake"]
 
-Checksum = Literal["crc32-base62"]
+Checksum = Literal["crc32-base62", "discord-snowflake"]
 
 _BASE62: Final = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
@@ -33,4 +38,17 @@ def crc32_base62(value: bytes) -> bool:
     return number == 0 and bytes(reversed(digits)) == body[30:]
 
 
-CHECKSUMS: Final[dict[str, Callable[[bytes], bool]]] = {"crc32-base62": crc32_base62}
+def discord_snowflake(value: bytes) -> bool:
+    """Whether the part before the first dot is the base64 of 17 to 20 decimal digits (a Discord id)."""
+    head = value.split(b".", 1)[0].replace(b"-", b"+").replace(b"_", b"/")
+    try:
+        decoded = binascii.a2b_base64(head + b"=" * (-len(head) % 4), strict_mode=True)
+    except binascii.Error:
+        return False
+    return 17 <= len(decoded) <= 20 and decoded.isdigit() and decoded.isascii()
+
+
+CHECKSUMS: Final[dict[str, Callable[[bytes], bool]]] = {
+    "crc32-base62": crc32_base62,
+    "discord-snowflake": discord_snowflake,
+}
