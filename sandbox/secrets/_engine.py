@@ -26,7 +26,7 @@ from sandbox.secrets._re2 import (
     native,
     starts_at_boundary,
 )
-from sandbox.secrets._rules import AFTER_WINDOW, Finding, SecretRule, merge
+from sandbox.secrets._rules import Finding, SecretRule, merge
 
 __all__ = ["ScanBudget", "SecretEngine"]
 
@@ -346,8 +346,7 @@ def _scan_alone(rule: SecretRule, position: int, data: bytes, found: list[Findin
 
 def _record(rule: SecretRule, spans: list[tuple[int, int]], data: bytes, found: list[Finding]) -> None:
     start, end = spans[rule.secret_group]
-    after = data[end : end + AFTER_WINDOW] if rule.allowlist_after is not None else b""
-    if start < end and rule.accepts(data[start:end], data[spans[0][0] : start], after):
+    if start < end and rule.accepts(data[start:end], data[spans[0][0] : start]):
         found.append(Finding(start, end, rule.id))
 
 

@@ -93,6 +93,42 @@ class Re2Keywords:
         return self.table[found]  # not reached: the found text starts with one of them
 
 
+def _re2_spaces(pattern: bytes) -> bytes:
+    """``pattern`` with ``\\s`` and ``\\S`` spelled out as RE2 reads them, for hyperscan.
+
+    RE2's ``\\s`` is tab, newline, form feed, carriage return and space;
+    hyperscan's (PCRE's) also takes the vertical tab, so ``[^\\s]`` would refuse
+    a byte the rule's own pattern accepts, and a place would be missed. A
+    ``\\S`` inside a class has no spelling here: ValueError.
+    """
+    out, position, size, in_class = bytearray(), 0, len(pattern), False
+    while position < size:
+        byte = pattern[position : position + 1]
+        if byte == b"\\" and position + 1 < size:
+            escape = pattern[position : position + 2]
+            if escape == b"\\s":
+                out += b"\\t\\n\\f\\r " if in_class else b"[\\t\\n\\f\\r ]"
+            elif escape == b"\\S":
+                if in_class:
+                    raise ValueError("\\S inside a class")
+                out += b"[^\\t\\n\\f\\r ]"
+            else:
+                out += escape
+            position += 2
+            continue
+        out += byte
+        position += 1
+        if byte == b"[" and not in_class:
+            in_class = True
+            for opening in (b"^", b"]"):  # a negation, then a ] that is a member, open a class
+                if pattern[position : position + 1] == opening:
+                    out += opening
+                    position += 1
+        elif byte == b"]" and in_class:
+            in_class = False
+    return bytes(out)
+
+
 def _literal(keyword: bytes) -> bytes:
     """A keyword as a hyperscan expression: a lower-case one matches any case, one with a capital exactly."""
     literal = b"".join(bytes((byte,)) if chr(byte).isalnum() else b"\\x%02x" % byte for byte in keyword)
@@ -145,7 +181,7 @@ class NativeKeywords:
         self.literals: list[tuple[bytes, bool]] = []
         for (keyword, after), indexes in groups.items():
             literal = _literal(keyword)
-            expressions.append(literal if after is None else literal + b"(?:" + after + b")")
+            expressions.append(literal if after is None else literal + b"(?:" + _re2_spaces(after) + b")")
             flags.append(0 if after is None else hyperscan.HS_FLAG_SOM_LEFTMOST)
             self.backs.append(len(keyword) if after is None else -1)
             self.entries.append(((None, tuple(indexes)),))
@@ -172,7 +208,7 @@ class NativeKeywords:
         for follow in (True, False):  # without what follows the keywords, if that does not compile
             try:
                 return cls(rules, follow=follow, present=present)
-            except HYPERSCAN.error:
+            except (HYPERSCAN.error, ValueError):
                 continue
         return None
 

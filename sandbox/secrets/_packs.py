@@ -81,9 +81,6 @@ class RuleModel(_Model):
     checksum: Checksum | None = None
     allowlist: Patterns = ()
     allowlist_match: Patterns = ()
-    # Searched in the text right after the secret (AFTER_WINDOW bytes): a Firebase web key is
-    # followed by its authDomain, say.
-    allowlist_after: Patterns = ()
     action: Action = "redact"
     # Rules of one group are scanned together, in one pass; without a group a rule scans alone.
     group: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,63}$")] | None = None
@@ -189,7 +186,6 @@ def compile_rule(
         min_entropy_hex=rule.min_entropy_hex,
         allowlist=alternation(pack_allowlist + rule.allowlist),
         allowlist_match=alternation(rule.allowlist_match),
-        allowlist_after=alternation(rule.allowlist_after),
         group=f"{pack_id}/{rule.group or rule.id}",
         keyword_offset=rule.keyword_offset,
         after_keyword=None if rule.after_keyword is None else rule.after_keyword.encode("ascii"),

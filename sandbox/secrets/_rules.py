@@ -14,8 +14,6 @@ __all__ = ["Action", "Finding", "SecretRule", "merge", "redact", "shannon_entrop
 
 Action = Literal["redact", "reject", "allow"]
 _MARKER: Final = b"[REDACTED:%s]"
-# Bytes after a found secret that a rule's allowlist_after looks at.
-AFTER_WINDOW: Final = 200
 _HEX_DIGITS: Final = b"0123456789abcdefABCDEF"
 
 
@@ -33,7 +31,6 @@ class SecretRule:
     allowlist: Any  # one RE2 alternation of the pack's and the rule's allowlists, or None
     allowlist_match: Any
     group: str
-    allowlist_after: Any = None  # searched in the AFTER_WINDOW bytes after the secret
     keyword_offset: int | None = None
     after_keyword: bytes | None = None  # an RE2 pattern, as given
     before_keyword: bytes = b""  # the bytes of that class
@@ -41,14 +38,13 @@ class SecretRule:
     # The minimum for a value of 32 or more hex digits, which carry at most 4 bits a character.
     min_entropy_hex: float | None = None
 
-    def accepts(self, value: bytes, context: bytes, after: bytes = b"") -> bool:
+    def accepts(self, value: bytes, context: bytes) -> bool:
         """True when a found value is a real finding: not allowlisted, entropy high enough.
 
         ``value`` is the secret; ``context`` the part of the match before it (a
-        key name, say); ``after`` the text right after it, for ``allowlist_after``.
-        A value allowlist must match the whole value, never a part: a real key
-        with ``-example`` after it is still a real key. A value whose checksum
-        holds is real whatever it looks like.
+        key name, say). A value allowlist must match the whole value, never a
+        part: a real key with ``-example`` after it is still a real key. A value
+        whose checksum holds is real whatever it looks like.
         """
         checksum = self.checksum
         if checksum is not None and CHECKSUMS[checksum](value):
@@ -58,8 +54,6 @@ class SecretRule:
         if allowlist is not None and matches_whole(allowlist, value):
             return False
         if allowlist_match is not None and found_in(allowlist_match, context):
-            return False
-        if self.allowlist_after is not None and found_in(self.allowlist_after, after):
             return False
         minimum = self.min_entropy
         if self.min_entropy_hex is not None and len(value) >= 32 and not value.strip(_HEX_DIGITS):

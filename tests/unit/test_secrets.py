@@ -29,7 +29,6 @@ from sandbox.secrets import (
     shannon_entropy,
 )
 from sandbox.secrets._re2 import starts_at_boundary
-from sandbox.secrets._rules import AFTER_WINDOW
 from tests.secrets_corpus import CRAFTED, NEGATIVE_MAKERS, SECRET_MAKERS, generate, mixed_text
 
 PACK = load_pack("builtin")
@@ -375,13 +374,34 @@ class TestEngine:
         }[keyword_at]
         assert [f.rule_id for f in engine.find(text.encode())] == (["github-pat"] if found else [])
 
-    def test_allowlist_after_looks_only_right_after_the_secret(self) -> None:
-        """A Firebase web key followed by its authDomain is public; the same key with the domain far after is not."""
-        key = "AIza5ErpNX_-JmRL17QV9OuVAu_RmZtsNHz1Ta4"
-        near = f'APIKEY="{key}"\nAUTHDOMAIN=beacon-beovw.firebaseapp.com\n'
-        far = f'APIKEY="{key}"\n' + "a line of notes\n" * 20 + "AUTHDOMAIN=beacon-beovw.firebaseapp.com\n"
-        assert ENGINE.find(near.encode()) == single_passes(near.encode()) == []
-        assert [finding.rule_id for finding in ENGINE.find(far.encode())] == ["google-api-key"]
+    def test_firebase_context_belongs_to_the_key(self) -> None:
+        """Only a key named as a Firebase web key is public; Firebase named nearby exempts no other key."""
+        key = "AIzaSyB4kT9xQ2mW7vL1pR8nC3fH6jD0sG5aZ2Y"
+        for text in (
+            f"GEMINI_API_KEY={key}\nFIREBASE_AUTH_DOMAIN=acme-prod.firebaseapp.com\n",
+            f"MAPS_KEY={key} # not for auth_domain use\n",
+            f"Not the firebase one: {key} (this is the Gemini key)\n",
+            f"We dropped Firebase last year, {key} is the Vertex key\n",
+            f"not firebase | {key}\n",
+            f"firebase > {key}\n",
+            f"| firebase_web_api_key | AIzaa8TBSSEeMT3qM_uhR7947DLnAD_ksgmih8P | {key} |\n",
+        ):
+            assert any(f.rule_id == "google-api-key" for f in ENGINE.find(text.encode())), text
+        for text in (
+            f"VITE_FIREBASE_API_KEY={key}\n",
+            f"firebaseConfig.apiKey: {key}\n",
+            f"<nextPublicFirebaseApiKey>{key}</nextPublicFirebaseApiKey>\n",
+            f'const firebaseConfig = {{\n  apiKey: "{key}",\n',
+        ):
+            assert ENGINE.find(text.encode()) == [], text
+
+    def test_vertical_tab_inside_a_value(self) -> None:
+        """Hyperscan's \\s takes a vertical tab and RE2's does not: every finder finds what one pass per rule finds."""
+        for text in (
+            b"SHOPIFY_API_SECRET=204\x0b53eef6\n",
+            b"ALTER ROLE app WITH LOGIN PASSWORD '0rp\x0bz6qF2NyExzwf0e!4uFqwx';\n",
+        ):
+            assert ENGINE.find(text) == WITH_RE2.find(text) == single_passes(text) != [], text
 
     def test_shorter_keyword_at_the_same_place(self) -> None:
         """Where two keywords start at one place, the rules of the shorter are tried too.
@@ -537,8 +557,7 @@ def single_passes(data: bytes) -> list[Finding]:
     for rule in PACK.rules:
         for match in rule.pattern.finditer(data):
             start, end = match.span(rule.secret_group)
-            after = data[end : end + AFTER_WINDOW]
-            if start < end and rule.accepts(data[start:end], data[match.start() : start], after):
+            if start < end and rule.accepts(data[start:end], data[match.start() : start]):
                 found.append(Finding(start, end, rule.id))
     return _merge(found)
 
