@@ -17,6 +17,7 @@ from typing import Final
 from sandbox.secrets._keywords import Entries, NativeKeywords, Re2Keywords
 from sandbox.secrets._re2 import (
     ANCHORED,
+    LOCATOR_MAX_MEM,
     UNANCHORED,
     compile_bytes,
     first_bytes,
@@ -31,7 +32,6 @@ from sandbox.secrets._rules import Finding, SecretRule, merge
 __all__ = ["ScanBudget", "SecretEngine"]
 
 
-_GROUP_MAX_MEM: Final = 32 << 20  # DFA cache per shared pass; below ~8 MB it thrashes on typical text
 # Keywords are first looked for in this many bytes, then in parts four times larger.
 _KEYWORDS_FIRST: Final = 16384
 _NEAR: Final = 256  # bytes either side of a finding where its rule's keyword is looked for first
@@ -361,7 +361,7 @@ class _Group:
             self.locator = rules[0].pattern  # a rule alone never needs a shared pass
         else:
             # The pass only finds places; each rule finds its own spans.
-            self.locator = locator((rule.pattern.pattern for rule in rules), _GROUP_MAX_MEM)
+            self.locator = locator((rule.pattern.pattern for rule in rules), LOCATOR_MAX_MEM)
         self.natives = tuple(native(rule.pattern) for rule in rules)
         # The group's rules (as indexes) a match starting with each byte could belong to.
         first = [first_bytes(rule.pattern) for rule in rules]

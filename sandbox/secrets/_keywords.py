@@ -11,7 +11,7 @@ import functools
 from collections.abc import Iterator
 from typing import Any, Final
 
-from sandbox.secrets._re2 import UNANCHORED, compile_bytes, keyword_pattern, native
+from sandbox.secrets._re2 import LOCATOR_MAX_MEM, UNANCHORED, keyword_pattern, locator, native
 from sandbox.secrets._rules import SecretRule
 
 __all__ = ["HYPERSCAN", "Entries", "NativeKeywords", "Re2Keywords"]
@@ -52,7 +52,7 @@ class Re2Keywords:
             followers = {rules[index].after_keyword for index in owners[keyword]}
             if None not in followers:
                 after[keyword] = b"(?:" + b"|".join(b"(?:" + f + b")" for f in sorted(filter(None, followers))) + b")"
-        self.locator = compile_bytes(b"|".join(keyword_pattern(k) + after.get(k, b"") for k in keywords))
+        self.locator = locator([b"|".join(keyword_pattern(k) + after.get(k, b"") for k in keywords)], LOCATOR_MAX_MEM)
         # Such keywords are found with more than the keyword; by length, longest first: each
         # lower-cased, with the exact bytes it needs (None when any case will do).
         followed: dict[int, dict[bytes, tuple[bytes | None, ...]]] = {}

@@ -17,6 +17,7 @@ import re2
 
 __all__ = [
     "ANCHORED",
+    "LOCATOR_MAX_MEM",
     "UNANCHORED",
     "Error",
     "NativeMatch",
@@ -41,6 +42,9 @@ UNANCHORED: Final = re2._re2.RE2.Anchor.UNANCHORED
 ANCHORED: Final = re2._re2.RE2.Anchor.ANCHOR_START
 _WHOLE: Final = re2._re2.RE2.Anchor.ANCHOR_BOTH
 Error: Final = re2.error
+# The DFA cache of a pass over many patterns at once (a group's, or the keywords' with what follows
+# them): below ~8 MB it thrashes on typical text, and RE2 falls back to its much slower NFA.
+LOCATOR_MAX_MEM: Final = 32 << 20
 
 # (anchor, text, start, end) -> the spans of the match and its groups; (-1, -1) for no match.
 NativeMatch = Callable[[Any, bytes, int, int], list[tuple[int, int]]]
