@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import platform
 import random
@@ -402,6 +403,20 @@ class TestEngine:
             b"ALTER ROLE app WITH LOGIN PASSWORD '0rp\x0bz6qF2NyExzwf0e!4uFqwx';\n",
         ):
             assert ENGINE.find(text) == WITH_RE2.find(text) == single_passes(text) != [], text
+
+    @pytest.mark.parametrize("pad", ["", "x", "xy"])
+    @pytest.mark.parametrize("space", ["", " "])
+    def test_anon_jwt_public_service_role_not(self, pad: str, space: str) -> None:
+        """A JWT whose payload says role anon is public at every base64 alignment; role service_role is not."""
+
+        def jwt(role: str) -> bytes:
+            payload = f'{{"iss":"supabase{pad}","role":{space}"{role}","iat":1700000000}}'.encode()
+            parts = (b'{"alg":"HS256","typ":"JWT"}', payload)
+            body = b".".join(base64.urlsafe_b64encode(part).rstrip(b"=") for part in parts)
+            return b"SUPABASE_KEY=" + body + b".B_m-GwRZLD-JLM0k0Am0akY9Ic5xgjBiqhCvPctPjhk\n"
+
+        assert ENGINE.find(jwt("anon")) == []
+        assert "jwt" in {finding.rule_id for finding in ENGINE.find(jwt("service_role"))}
 
     def test_shorter_keyword_at_the_same_place(self) -> None:
         """Where two keywords start at one place, the rules of the shorter are tried too.
