@@ -1,7 +1,8 @@
-"""The blind injection corpora are frozen: digests, reproduction from the seed, spans.
+"""The injection corpora are frozen: digests, reproduction from the seed, spans.
 
-Held-out data built without reading the rules (tests/corpora/injection_blind/README.md and
-injection_blind_v2/README.md); these tests read it as plain data and import nothing from the library.
+Held-out data built without reading the rules (tests/corpora/injection_blind*/README.md) and the
+scorer's training set (tests/corpora/injection_train/README.md, written without sight of the blind
+ones); these tests read it as plain data and import nothing from the library.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ CORPORA = Path(__file__).resolve().parents[1] / "corpora"
 SHAPES = {
     "injection_blind": ("make_blind_injection.py", 2000, 900),
     "injection_blind_v2": ("make_blind_injection_v2.py", 2000, 900),
+    "injection_blind_v3": ("make_blind_injection_v3.py", 2000, 900),
+    "injection_train": ("make_injection_train.py", 6000, 2700),
 }
 
 
