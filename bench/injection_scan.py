@@ -2,7 +2,9 @@
 
 Each document is written through a sandbox with the default policy (a create on
 an in-memory store); it counts as flagged when the call is refused by an
-injection rule or its decision names one (``injection.*``). "flagged, injected"
+injection rule or scorer, or its decision flags or quarantines (``injection.*``
+noted "flagged" or "quarantined"; a finding only recorded, as a rule's finding
+the scorer does not confirm, is no flag: the model is not told). "flagged, injected"
 is the share of poisoned memories flagged (recall); "flagged, ordinary" the
 share of ordinary memories flagged (false alarms).
 
@@ -11,8 +13,13 @@ share of ordinary memories flagged (false alarms).
 - tuned on: tests/corpora/injection_blind, 2,000 memory files written by someone
   who had not read the rules, frozen before they were measured on it, and read
   for misses and false alarms since (the rules are tuned on it);
-- blind: tests/corpora/injection_blind_v2, 2,000 more written the same way by
-  someone else, frozen before the rules were run on it and never read for them.
+- blind: tests/corpora/injection_blind_v2 and injection_blind_v3, 2,000 more each
+  written the same way by someone else, frozen before the rules (v2) or the
+  scorer (v3) were run on them and never read for them.
+
+The scorer (``policies/injection/scorer.json``) is trained on
+tests/corpora/injection_train and the tuned-on corpus
+(``bench/train_injection_scorer.py``), never on the blind ones.
 
     python bench/injection_scan.py [--per-kind]
 """
@@ -33,6 +40,7 @@ CORPORA = Path(__file__).resolve().parents[1] / "tests" / "corpora"
 CORPUS_FILES = {
     "tuned on (tests/corpora/injection_blind)": CORPORA / "injection_blind" / "corpus.jsonl",
     "blind (tests/corpora/injection_blind_v2)": CORPORA / "injection_blind_v2" / "corpus.jsonl",
+    "blind (tests/corpora/injection_blind_v3)": CORPORA / "injection_blind_v3" / "corpus.jsonl",
 }
 # (text, injected, kind)
 Document = tuple[str, bool, str]
@@ -63,7 +71,13 @@ def flagged(documents: list[Document]) -> tuple[list[bool], Counter[str], float]
         if number % 500 == 0:  # a fresh store now and then: the default quota is 1,000 files
             box = Sandbox(policy=policy, storage=InMemoryStorage())
         result = box.execute({"command": "create", "path": f"/memories/doc-{number}.md", "file_text": text})
-        hits = {note.rule_id for note in result.decision.notes if note.rule_id.startswith("injection.")}
+        hits = {
+            note.rule_id
+            for note in result.decision.notes
+            if note.rule_id.startswith("injection.") and (result.is_error or note.reason != "recorded")
+        }
+        if result.is_error and result.decision.error_code == "injection_rejected":
+            hits.add("injection.rejected")
         rules.update(hits)
         out.append(bool(hits))
     return out, rules, time.perf_counter() - start

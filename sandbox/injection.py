@@ -13,19 +13,31 @@ zero-width spaces or an instruction in base64 reads as what it says.
 Each rule has an action: ``record`` (the decision record names it), ``flag``
 (recorded, and the reply tells the model the text was flagged) or ``reject``
 (the write is refused).
+
+Beside the rules, a learned scorer (:mod:`sandbox.injection_scorer`) judges each
+line as a whole, the rules that find something in it among what it reads: it
+finds orders no rule's phrasing lists, and it judges the findings of the rules
+that read text as a reader would in files that discuss attacks. Such a file it
+finds nothing in keeps those findings as records (named in the decision, the
+reply unchanged): a phrase a rule matches inside a report of an attack is no
+order to the agent.
+Rules marked ``raw`` and rules the policy gives an action keep their action.
+Policies name the scorer like a rule, ``scorer``, to give it an action or
+switch it off.
 """
 
 from __future__ import annotations
 
 import functools
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 from sandbox.errors import PolicyError
+from sandbox.injection_scorer import ScoredLines, Scorer, ScorerModel, load_scorer
 from sandbox.policy import InjectionSection
 from sandbox.secrets import RuleExamples, SecretEngine, SecretRule, find_hidden
 from sandbox.secrets._hidden import INVISIBLE
@@ -40,6 +52,9 @@ __all__ = [
     "load_injection_pack",
     "parse_injection_pack",
 ]
+
+# The id policies give the learned scorer in ``rules`` and ``disabled``.
+SCORER_ID = "scorer"
 
 InjectionAction = Literal["record", "flag", "quarantine", "reject"]
 
@@ -118,6 +133,9 @@ class InjectionScan:
         action: InjectionAction | None = None,
         rules: dict[str, InjectionAction] | None = None,
         disabled: tuple[str, ...] = (),
+        scorer: ScorerModel | None = None,
+        threshold: float | None = None,
+        judge_rules: bool = True,
     ) -> None:
         known: dict[str, SecretRule] = {}
         actions: dict[str, InjectionAction] = {}
@@ -129,20 +147,32 @@ class InjectionScan:
                 known[rule.id] = rule
                 actions[rule.id] = pack.actions[rule.id]
             raw |= pack.raw
+        ids = set(known) | ({SCORER_ID} if scorer is not None else set())
         for key, named in (("rules", tuple(rules or {})), ("disabled", disabled)):
-            unknown = sorted(set(named) - set(known))
+            unknown = sorted(set(named) - ids)
             if unknown:
                 raise PolicyError(f"injection.{key}: unknown rule id {unknown[0]!r}")
         active = [rule for rule in known.values() if rule.id not in disabled]
         self._raw = SecretEngine(tuple(rule for rule in active if rule.id in raw))
         self._read = SecretEngine(tuple(rule for rule in active if rule.id not in raw))
         self._actions = {rule.id: (rules or {}).get(rule.id) or action or actions[rule.id] for rule in active}
+        self._scorer: Scorer | None = None
+        self._judged: frozenset[str] = frozenset()
+        if scorer is not None and SCORER_ID not in disabled:
+            self._scorer = scorer.scorer(self.rules_in)
+            if threshold is not None:
+                self._scorer.threshold = threshold
+            self._actions[SCORER_ID] = (rules or {}).get(SCORER_ID) or action or "flag"
+            if judge_rules and action is None:
+                self._judged = frozenset(
+                    rule.id for rule in active if rule.id not in raw and rule.id not in (rules or {})
+                )
 
     def __repr__(self) -> str:
         return f"InjectionScan({len(self._actions)} rules)"
 
-    def find(self, text: str) -> list[InjectionFinding]:
-        """Every finding in ``text``, with its action.
+    def find(self, text: str, lines: ScoredLines | None = None) -> list[InjectionFinding]:
+        """Every finding in ``text``, with its action (``lines``: the caller's cache of lines scored).
 
         Rules marked ``raw`` read the text as written. The others read it as a reader would:
         NFKC-normalised (no-break and other spaces become spaces, full-width letters ASCII),
@@ -155,7 +185,37 @@ class InjectionScan:
         found += find_hidden(self._read, readable.encode("utf-8", "surrogatepass"))
         if INVISIBLE.search(readable) is not None:
             found += self._read.find(INVISIBLE.sub(" ", readable).encode("utf-8", "surrogatepass"))
-        return [InjectionFinding(f.rule_id, self._actions[f.rule_id], f.start, f.end) for f in sorted(found)]
+        findings = [InjectionFinding(f.rule_id, self._actions[f.rule_id], f.start, f.end) for f in sorted(found)]
+        if self._scorer is None:
+            return findings
+        scored, seen, discussion = self._scored(self._scorer, text, lines)
+        if not scored and discussion:
+            # Only in a file that discusses attacks, and only what the scorer read: a finding no
+            # single segment holds (an order split over lines) is not judged.
+            judged = self._judged & seen
+            findings = [
+                replace(finding, action="record") if finding.rule_id in judged else finding for finding in findings
+            ]
+        return findings + scored
+
+    def rules_in(self, segment: str) -> list[str]:
+        """The ids of the rules reading text as a reader would that find something in ``segment``."""
+        readable = unicodedata.normalize("NFKC", segment).encode("utf-8", "surrogatepass")
+        return sorted({finding.rule_id for finding in find_hidden(self._read, readable)})
+
+    def _scored(
+        self, scorer: Scorer, text: str, lines: ScoredLines | None
+    ) -> tuple[list[InjectionFinding], frozenset[str], bool]:
+        """The scorer's findings (flagged segments, as byte offsets of ``text``), the rules it read,
+        whether the file discusses attacks."""
+        out: list[InjectionFinding] = []
+        scores, seen, discussion = scorer.judge(text, lines)
+        for score, start, end in scores:
+            if score >= scorer.threshold:
+                head = len(text[:start].encode("utf-8", "surrogatepass"))
+                size = len(text[start:end].encode("utf-8", "surrogatepass"))
+                out.append(InjectionFinding(SCORER_ID, self._actions[SCORER_ID], head, head + size))
+        return out, seen, discussion
 
 
 def injection_scan(section: InjectionSection) -> InjectionScan:
@@ -165,4 +225,7 @@ def injection_scan(section: InjectionSection) -> InjectionScan:
         action=section.action,
         rules=dict(section.rules),
         disabled=section.disabled,
+        scorer=load_scorer() if section.scorer else None,
+        threshold=section.scorer_threshold,
+        judge_rules=section.scorer_judges_rules,
     )

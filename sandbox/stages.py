@@ -27,6 +27,7 @@ from sandbox.effects import Effect
 from sandbox.errors import Denied, InjectionRejected, LimitExceeded, OperationFailed, QuotaExceeded, RateLimited
 from sandbox.globs import Glob
 from sandbox.injection import InjectionScan
+from sandbox.injection_scorer import ScoredLines
 from sandbox.paths import MemoryPath
 from sandbox.policy import AccessRule, LimitsSection, PathsSection, QuotaSection
 from sandbox.redaction import SecretGuard
@@ -236,6 +237,8 @@ class InjectionScanner:
 
     def __init__(self, scan: InjectionScan) -> None:
         self._scan = scan
+        # The scorer's sums of lines this sandbox wrote (its own: no scope can time another's writes).
+        self._lines: ScoredLines = {}
 
     def __repr__(self) -> str:
         return f"InjectionScanner({self._scan!r})"
@@ -243,7 +246,7 @@ class InjectionScanner:
     def __call__(self, effect: Effect) -> Effect:
         if effect.written is None or isinstance(effect.op, View | Delete | Rename):
             return effect
-        findings = self._scan.find(effect.content or effect.written)
+        findings = self._scan.find(effect.content or effect.written, self._lines)
         if not findings:
             return effect
         refused = [finding.rule_id for finding in findings if finding.action == "reject"]
