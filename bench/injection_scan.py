@@ -3,8 +3,8 @@
 Each document is written through a sandbox with the default policy (a create on
 an in-memory store); it counts as flagged when the call is refused by an
 injection rule or scorer, or its decision flags or quarantines (``injection.*``
-noted "flagged" or "quarantined"; a finding only recorded, as a rule's finding
-the scorer does not confirm, is no flag: the model is not told). "flagged, injected"
+noted "flagged" or "quarantined"; a finding only recorded is no flag: the model
+is not told). "flagged, injected"
 is the share of poisoned memories flagged (recall); "flagged, ordinary" the
 share of ordinary memories flagged (false alarms).
 

@@ -15,22 +15,18 @@ Each rule has an action: ``record`` (the decision record names it), ``flag``
 (the write is refused).
 
 Beside the rules, a learned scorer (:mod:`sandbox.injection_scorer`) judges each
-line as a whole, the rules that find something in it among what it reads: it
-finds orders no rule's phrasing lists, and it judges the findings of the rules
-that read text as a reader would in files that discuss attacks. Such a file it
-finds nothing in keeps those findings as records (named in the decision, the
-reply unchanged): a phrase a rule matches inside a report of an attack is no
-order to the agent.
-Rules marked ``raw`` and rules the policy gives an action keep their action.
-Policies name the scorer like a rule, ``scorer``, to give it an action or
-switch it off.
+line as a whole, the rules that find something in it among what it reads, for
+orders no rule's phrasing lists. It only adds findings: a rule's finding keeps
+its action whatever the scorer says (text an attacker writes can lower a
+linear model's score, so the scorer never clears anything). Policies name it
+like a rule, ``scorer``, to give it an action or switch it off.
 """
 
 from __future__ import annotations
 
 import functools
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -135,7 +131,6 @@ class InjectionScan:
         disabled: tuple[str, ...] = (),
         scorer: ScorerModel | None = None,
         threshold: float | None = None,
-        judge_rules: bool = True,
     ) -> None:
         known: dict[str, SecretRule] = {}
         actions: dict[str, InjectionAction] = {}
@@ -157,16 +152,11 @@ class InjectionScan:
         self._read = SecretEngine(tuple(rule for rule in active if rule.id not in raw))
         self._actions = {rule.id: (rules or {}).get(rule.id) or action or actions[rule.id] for rule in active}
         self._scorer: Scorer | None = None
-        self._judged: frozenset[str] = frozenset()
         if scorer is not None and SCORER_ID not in disabled:
             self._scorer = scorer.scorer(self.rules_in)
             if threshold is not None:
                 self._scorer.threshold = threshold
             self._actions[SCORER_ID] = (rules or {}).get(SCORER_ID) or action or "flag"
-            if judge_rules and action is None:
-                self._judged = frozenset(
-                    rule.id for rule in active if rule.id not in raw and rule.id not in (rules or {})
-                )
 
     def __repr__(self) -> str:
         return f"InjectionScan({len(self._actions)} rules)"
@@ -186,36 +176,27 @@ class InjectionScan:
         if INVISIBLE.search(readable) is not None:
             found += self._read.find(INVISIBLE.sub(" ", readable).encode("utf-8", "surrogatepass"))
         findings = [InjectionFinding(f.rule_id, self._actions[f.rule_id], f.start, f.end) for f in sorted(found)]
-        if self._scorer is None:
-            return findings
-        scored, seen, discussion = self._scored(self._scorer, text, lines)
-        if not scored and discussion:
-            # Only in a file that discusses attacks, and only what the scorer read: a finding no
-            # single segment holds (an order split over lines) is not judged.
-            judged = self._judged & seen
-            findings = [
-                replace(finding, action="record") if finding.rule_id in judged else finding for finding in findings
-            ]
-        return findings + scored
+        if self._scorer is not None:
+            findings += self._scored(self._scorer, text, lines)
+        return findings
 
     def rules_in(self, segment: str) -> list[str]:
         """The ids of the rules reading text as a reader would that find something in ``segment``."""
         readable = unicodedata.normalize("NFKC", segment).encode("utf-8", "surrogatepass")
         return sorted({finding.rule_id for finding in find_hidden(self._read, readable)})
 
-    def _scored(
-        self, scorer: Scorer, text: str, lines: ScoredLines | None
-    ) -> tuple[list[InjectionFinding], frozenset[str], bool]:
-        """The scorer's findings (flagged segments, as byte offsets of ``text``), the rules it read,
-        whether the file discusses attacks."""
+    def _scored(self, scorer: Scorer, text: str, lines: ScoredLines | None) -> list[InjectionFinding]:
+        """The scorer's findings: its flagged segments (line ends left out), as byte offsets of ``text``."""
         out: list[InjectionFinding] = []
-        scores, seen, discussion = scorer.judge(text, lines)
-        for score, start, end in scores:
-            if score >= scorer.threshold:
-                head = len(text[:start].encode("utf-8", "surrogatepass"))
-                size = len(text[start:end].encode("utf-8", "surrogatepass"))
-                out.append(InjectionFinding(SCORER_ID, self._actions[SCORER_ID], head, head + size))
-        return out, seen, discussion
+        head, done = 0, 0  # the byte offset of code point `done`, counted once along the text
+        for score, start, end in scorer.scores(text, lines):
+            if score < scorer.threshold:
+                continue
+            head += len(text[done:start].encode("utf-8", "surrogatepass"))
+            size = len(text[start:end].rstrip("\r\n").encode("utf-8", "surrogatepass"))
+            out.append(InjectionFinding(SCORER_ID, self._actions[SCORER_ID], head, head + size))
+            done = start
+        return out
 
 
 def injection_scan(section: InjectionSection) -> InjectionScan:
@@ -227,5 +208,4 @@ def injection_scan(section: InjectionSection) -> InjectionScan:
         disabled=section.disabled,
         scorer=load_scorer() if section.scorer else None,
         threshold=section.scorer_threshold,
-        judge_rules=section.scorer_judges_rules,
     )

@@ -17,6 +17,7 @@ text: one pass to cut segments, one hash per feature.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -77,9 +78,6 @@ _FRAMING: Final = (
     "blocked", "writeup", "write", "disclosure", "scenario", "demo", "simulated",
 )  # fmt: skip
 _FRAMING_SET: Final = frozenset(_FRAMING)
-# Framing words that make a file a discussion of attacks, where a rule's finding the scorer does not
-# confirm is a quotation, not an order.
-_DISCUSSION: Final = 2
 # Lines whose sums a cache of scored lines keeps before it is cleared.
 _LINES_KEPT: Final = 8192
 
@@ -237,27 +235,32 @@ class ScorerModel:
         try:
             data = json.loads(text)
             weights = {str(name): float(value) for name, value in data["weights"].items()}
-            model = cls(weights, float(data["bias"]), float(data["threshold"]), dict(data["meta"]))
-            known = data["format"] == 1
+            model = cls(weights, float(data["bias"]), float(data["threshold"]), {**data["meta"]})
+            known = type(data["format"]) is int and data["format"] == 1
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise PolicyError(f"{source}: not an injection scorer model ({error})") from None
         if not known:
             raise PolicyError(f"{source}: an injection scorer model of an unknown format")
+        numbers = (model.bias, model.threshold, *model.weights.values())
+        if not all(math.isfinite(number) for number in numbers) or not 0.0 < model.threshold < 1.0:
+            raise PolicyError(f"{source}: an injection scorer model needs finite weights and a threshold in (0, 1)")
+        if not all(isinstance(value, str) for value in model.meta.values()):
+            raise PolicyError(f"{source}: an injection scorer model's meta holds strings only")
         return model
 
 
 @dataclass(frozen=True, slots=True)
 class _Sums:
-    """A line's own features' weights, those it gives the segment after it, the rules found in it."""
+    """A line's own features' weights and those it gives the segment after it."""
 
     own: float
     given: float
-    rules: frozenset[str]
 
 
-# Per line text and fence, what a scorer summed for it: a caller's cache (a file edited again is
-# mostly lines scored before), kept by each sandbox so that no scope can time another's writes.
-ScoredLines = dict[tuple[str, bool], _Sums | None]
+# Per line (a digest of its text, and whether it is fenced), what a scorer summed for it: a caller's
+# cache (a file edited again is mostly lines scored before), kept by each sandbox so that no scope can
+# time another's writes. A digest, not the line: an entry's size does not grow with the line's.
+ScoredLines = dict[tuple[bytes, bool], _Sums | None]
 
 
 class Scorer:
@@ -272,7 +275,7 @@ class Scorer:
         return f"Scorer({len(self.model.weights)} weights, threshold {self.threshold:.4f})"
 
     def _sums(self, raw: str, fenced: bool, lines: ScoredLines) -> _Sums | None:
-        key = (raw, fenced)
+        key = (hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=16).digest(), fenced)
         try:
             return lines[key]
         except KeyError:  # not scored yet (a check then a read could race a clear by another thread)
@@ -281,48 +284,39 @@ class Scorer:
         words, names = _line(raw, fenced, self._rules)
         sums = None
         if words:
+            # Each name once, in a fixed order: the same sum in every process.
             sums = _Sums(
-                sum(weight(name, 0.0) for name in set(names)),
-                sum(weight(name, 0.0) for name in set(_before(words))),
-                frozenset(name[2:] for name in names if name.startswith("r:")),
+                sum(weight(name, 0.0) for name in dict.fromkeys(names)),
+                sum(weight(name, 0.0) for name in dict.fromkeys(_before(words))),
             )
         if len(lines) >= _LINES_KEPT:
             lines.clear()
         lines[key] = sums
         return sums
 
-    def judge(
-        self, text: str, lines: ScoredLines | None = None
-    ) -> tuple[list[tuple[float, int, int]], frozenset[str], bool]:
-        """Each segment's probability with its code-point offsets, the ids of the rules found in a
-        segment, and whether the file reads as a discussion of attacks (two framing words or more).
-        ``lines`` keeps the sums of lines scored before, for the next call."""
+    def scores(self, text: str, lines: ScoredLines | None = None) -> list[tuple[float, int, int]]:
+        """Each segment's probability with its code-point offsets (the sums :func:`segments`' features
+        give); ``lines`` keeps the sums of lines scored before, for the next call."""
         lines = {} if lines is None else lines
         weight = self.model.weights.get
-        framing = _framing(text)
-        base = self.model.bias + sum(weight(name, 0.0) for name in framing)
+        base = self.model.bias + sum(weight(name, 0.0) for name in _framing(text))
         out: list[tuple[float, int, int]] = []
-        seen: set[str] = set()
         previous = 0.0
         for start, end, fenced in _pieces(text):
             sums = self._sums(text[start:end], fenced, lines)
             if sums is not None:
                 out.append((_sigmoid(base + sums.own + previous), start, end))
                 previous = sums.given
-                seen |= sums.rules
-        return out, frozenset(seen), len(framing) >= _DISCUSSION
-
-    def scores(self, text: str) -> list[tuple[float, int, int]]:
-        """Each segment's probability with its code-point offsets (the sums :func:`segments`' features give)."""
-        return self.judge(text)[0]
+        return out
 
     def find(self, text: str) -> list[tuple[int, int]]:
         """The segments whose probability reaches the threshold, as code-point offsets."""
         return [(start, end) for score, start, end in self.scores(text) if score >= self.threshold]
 
 
+@functools.cache
 def load_scorer(name: str = "scorer") -> ScorerModel:
-    """The shipped model ``policies/injection/NAME.json``."""
+    """The shipped model ``policies/injection/NAME.json`` (read once a process; models are not changed)."""
     entry = resources.files("policies") / "injection" / f"{name}.json"
     return ScorerModel.loads(entry.read_text(encoding="utf-8"), f"policies/injection/{name}.json")
 

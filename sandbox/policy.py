@@ -219,10 +219,6 @@ class InjectionSection(_Section):
     # The probability a line is flagged at; unset: the shipped model's own (1% false alarms where
     # it was trained). Lower finds more and flags more ordinary notes.
     scorer_threshold: Annotated[float, Field(gt=0.0, lt=1.0)] | None = None
-    # A file that discusses attacks (two framing words or more: attack, payload, injection, ...) and
-    # that the scorer finds nothing in keeps the findings of the rules that read text as a reader
-    # would as records, not flags (rules with an action set here, `raw` rules and `action` excepted).
-    scorer_judges_rules: bool = True
 
 
 class HistorySection(_Section):
