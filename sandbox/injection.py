@@ -153,9 +153,7 @@ class InjectionScan:
         self._actions = {rule.id: (rules or {}).get(rule.id) or action or actions[rule.id] for rule in active}
         self._scorer: Scorer | None = None
         if scorer is not None and SCORER_ID not in disabled:
-            self._scorer = scorer.scorer(self.rules_in)
-            if threshold is not None:
-                self._scorer.threshold = threshold
+            self._scorer = scorer.scorer(self.rules_in, threshold)
             self._actions[SCORER_ID] = (rules or {}).get(SCORER_ID) or action or "flag"
 
     def __repr__(self) -> str:

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sandbox import Sandbox
 from sandbox.decision import ListAuditSink
@@ -253,6 +255,22 @@ class TestScorerOnlyAdds:
             for text in examples.positive:
                 alone, combined = self.actions(text + self.FOOTER, rules), self.actions(text + self.FOOTER, scan)
                 assert alone and all(combined[rule] == action for rule, action in alone.items()), text
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        st.sampled_from([text for examples in PACK.examples.values() for text in examples.positive]),
+        st.lists(
+            st.sampled_from([*PLANTED, *QUOTING, *ORDINARY, FOOTER.strip(), "flagged by the detector"]), max_size=5
+        ),
+        st.integers(min_value=0, max_value=5),
+    )
+    def test_the_scorer_never_lowers_what_the_rules_find(self, attack: str, others: list[str], at: int) -> None:
+        """Any file built of rule examples, planted orders, quoting notes and framing words: every rule
+        finding of the rules alone is there, with its action, when the scorer reads the file too."""
+        lines = [*others[:at], attack, *others[at:]]
+        text = "\n".join(lines)
+        alone, combined = self.actions(text, InjectionScan((PACK,))), self.actions(text)
+        assert all(combined[rule] == action for rule, action in alone.items())
 
     def test_a_packs_reject_stays_a_reject(self) -> None:
         pack = load_injection_pack("builtin")
