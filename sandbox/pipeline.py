@@ -177,6 +177,8 @@ class Sandbox:
         self.scope = scope
         scans = scans or Scans.of(policy, secrets=secrets)
         self.secrets = secrets = scans.secrets
+        #: The injection rules (and scorer) this sandbox's writes are scanned with, if any.
+        self.injection = scans.injection
         lens = PolicyLens(secrets if policy.secrets.scan_reads else None, access_rules(policy))
         self.backend: Backend = backend or Store(
             storage,  # type: ignore[arg-type]  # not None: checked above

@@ -1,4 +1,4 @@
-"""Apply the current secret rules to what a store already holds.
+"""Apply the current secret and injection rules to what a store already holds.
 
 Rule packs change: a rule added today should protect the notes written
 yesterday. :func:`rescan` reads every file of a sandbox's store with the
@@ -6,6 +6,12 @@ sandbox's own secret rules and reports what it finds (rule ids and counts,
 never a value); with ``apply`` it redacts each file in place, every change
 recorded as a decision (intent before the change), like expiry and purge.
 The content versions keep (:mod:`sandbox.history`) is scanned and redacted too.
+
+The same files and versions are read with the sandbox's injection rules and
+scorer: what they find now (text planted for the agent, stored before a rule
+or the scorer knew it) is reported by rule id, never changed: which session
+wrote it, and undoing that session, is for an operator (``memory-sandbox
+history``, ``rollback``).
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ __all__ = ["FileFindings", "RescanReport", "rescan"]
 
 @dataclass(frozen=True, slots=True)
 class FileFindings:
-    """The secrets found in one stored file: how many of each rule."""
+    """What was found in one stored file or version: how many of each rule."""
 
     path: str
     rules: dict[str, int]
@@ -43,6 +49,8 @@ class RescanReport:
     skipped: list[str] = field(default_factory=list)  # not UTF-8 text: not scanned
     found: list[FileFindings] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)  # redaction refused or failed (recorded)
+    # Files and versions holding text the injection rules or scorer find (reported, never changed).
+    planted: list[FileFindings] = field(default_factory=list)
 
 
 def rescan(sandbox: Sandbox, *, apply: bool = False) -> RescanReport:
@@ -51,27 +59,30 @@ def rescan(sandbox: Sandbox, *, apply: bool = False) -> RescanReport:
     What a rule's action allows for a path (``allow``) is reported by no one and
     left alone; everything else found is redacted, as a write would have been
     (a ``reject`` rule cannot refuse what is already stored, so it redacts).
+    Files and versions are read with the injection scan too; its findings are
+    reported in ``planted`` and left as they are.
     """
     guard = sandbox.secrets
-    if guard is None:
-        raise PolicyError("secret scanning is off in this policy ([secrets] enabled = false)")
+    if guard is None and sandbox.injection is None:
+        raise PolicyError("secret and injection scanning are both off in this policy: nothing to rescan")
     storage = managed_storage(sandbox)
     report = RescanReport()
     for path, raw, _ in list(stored_files(storage)):
         report.examined += 1
-        shown = guard.scrub(raw)  # a rule added since may find a secret in a name
+        shown = guard.scrub(raw) if guard is not None else raw  # a rule added since may find a secret in a name
         if path is None:
             report.skipped.append(shown[:200])  # a name no model path can address
             continue
-        edit = functools.partial(_redacted, guard, path)
-        action = functools.partial(_modify, storage, path, edit)
-        _judge(sandbox, guard, report, shown, path, data=storage.read(path), what="", action=action if apply else None)
+        action = None
+        if apply and guard is not None:
+            action = functools.partial(_modify, storage, path, functools.partial(_redacted, guard, path))
+        _judge(sandbox, guard, report, shown, path, data=storage.read(path), what="", action=action)
     _rescan_versions(sandbox, guard, storage, report, apply=apply)
     return report
 
 
 def _rescan_versions(
-    sandbox: Sandbox, guard: SecretGuard, storage: ManagedStorage, report: RescanReport, *, apply: bool
+    sandbox: Sandbox, guard: SecretGuard | None, storage: ManagedStorage, report: RescanReport, *, apply: bool
 ) -> None:
     """The same for the content versions keep (a file's past may hold a key a rule now knows)."""
     with storage.writing() as writer:
@@ -80,29 +91,22 @@ def _rescan_versions(
         kept = [version for version in writer.shelved() if version.content is not None]
     for version in kept:
         report.examined += 1
-        shown = f"{guard.scrub(version.path)} (version {version.seq})"
+        shown = f"{guard.scrub(version.path) if guard is not None else version.path} (version {version.seq})"
         try:
             path = version_path(version.path)
         except SandboxError:
             report.skipped.append(shown[:200])
             continue
-        action = functools.partial(_redact_version, storage, guard, path, version.seq)
+        action = None
+        if apply and guard is not None:
+            action = functools.partial(_redact_version, storage, guard, path, version.seq)
         what = f"version {version.seq} "
-        _judge(
-            sandbox,
-            guard,
-            report,
-            shown,
-            path,
-            data=version.content or b"",
-            what=what,
-            action=action if apply else None,
-        )
+        _judge(sandbox, guard, report, shown, path, data=version.content or b"", what=what, action=action)
 
 
 def _judge(
     sandbox: Sandbox,
-    guard: SecretGuard,
+    guard: SecretGuard | None,
     report: RescanReport,
     shown: str,
     path: MemoryPath,
@@ -111,11 +115,18 @@ def _judge(
     what: str,
     action: Callable[[str], None] | None,
 ) -> None:
-    """Report the secrets in ``data`` (UTF-8 text only); with an ``action``, redact them as a decision."""
+    """Report the secrets and planted text in ``data`` (UTF-8 text only); with an ``action``, redact
+    the secrets as a decision."""
     try:
-        data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         report.skipped.append(shown)
+        return
+    if sandbox.injection is not None:
+        planted = Counter(finding.rule_id for finding in sandbox.injection.find(text))
+        if planted:
+            report.planted.append(FileFindings(shown, dict(sorted(planted.items()))))
+    if guard is None:
         return
     rules = Counter(finding.rule_id for finding in _findings(guard, path, data))
     if not rules:

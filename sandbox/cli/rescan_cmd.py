@@ -1,4 +1,4 @@
-"""``memory-sandbox rescan``: the current secret rules applied to what a store holds."""
+"""``memory-sandbox rescan``: the current secret and injection rules applied to what a store holds."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ __all__ = ["add_rescan_command"]
 
 def add_rescan_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
-        "rescan", help="scan stored files with the current secret rules (report; --apply redacts)"
+        "rescan",
+        help="scan stored files and versions with the current secret and injection rules (report; --apply "
+        "redacts secrets; planted text is reported only)",
     )
     add_store_options(parser, "the scope to scan (default: the store's own)", creates=False)
     parser.add_argument("--apply", action="store_true", help="redact what is found, each change recorded")
@@ -35,11 +37,19 @@ def _rescan(args: argparse.Namespace) -> int:
         rules = ", ".join(f"{rule} x{count}" for rule, count in found.rules.items())
         state = "redacted" if found.redacted else ("NOT redacted" if args.apply else "found")
         print(f"{state}: {found.path}: {rules}")
+    for found in report.planted:
+        rules = ", ".join(f"{rule} x{count}" for rule, count in found.rules.items())
+        print(f"planted text: {found.path}: {rules}")
     for path in report.skipped:
         print(f"skipped (not UTF-8 text): {path}")
     secrets = sum(sum(found.rules.values()) for found in report.found)
     print(f"{report.examined} files examined, {len(report.found)} holding {secrets} secrets", end="")
     print(f", {len(report.found) - len(report.failed)} redacted" if args.apply else " (--apply redacts them)")
-    if report.failed:
+    if report.planted:
+        print(
+            f"{len(report.planted)} holding text planted for the agent: left as they are; see who wrote it with "
+            "`memory-sandbox history PATH` and undo a session with `memory-sandbox rollback --session S`"
+        )
+    if report.failed or report.planted:
         return 1
     return 0 if args.apply or not report.found else 1

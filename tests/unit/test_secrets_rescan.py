@@ -71,11 +71,11 @@ class TestRescan:
         report = rescan(Sandbox(policy=policy, storage=storage, audit=ListAuditSink()), apply=True)
         assert report.found == []
 
-    def test_secrets_off_refused(self) -> None:
-        """A policy that does not scan for secrets cannot rescan."""
-        policy = parse_policy('schema_version = 1\nid = "p"\nrevision = 1\n[secrets]\nenabled = false\n', source="p")
-        with pytest.raises(PolicyError, match="secret scanning is off"):
-            rescan(Sandbox(policy=policy, storage=InMemoryStorage(), audit=ListAuditSink()))
+    def test_nothing_to_scan_refused(self) -> None:
+        """A policy that scans neither for secrets nor for planted text cannot rescan."""
+        text = 'schema_version = 1\nid = "p"\nrevision = 1\n[secrets]\nenabled = false\n[injection]\nenabled = false\n'
+        with pytest.raises(PolicyError, match="both off"):
+            rescan(Sandbox(policy=parse_policy(text, source="p"), storage=InMemoryStorage(), audit=ListAuditSink()))
 
 
 class TestRescanCli:
