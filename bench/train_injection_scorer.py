@@ -48,7 +48,7 @@ def main() -> int:
     args = parser.parse_args()
     start = time.perf_counter()
     rules = InjectionScan((load_injection_pack("builtin"),))
-    model = train(documents(), rules=rules.rules_in)
+    model = train(documents(), rules=rules.rules_for)
     text = model.dumps()
     seconds = time.perf_counter() - start
     if args.check:

@@ -33,9 +33,9 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from sandbox.errors import PolicyError
-from sandbox.injection_scorer import ScoredLines, Scorer, ScorerModel, load_scorer
+from sandbox.injection_scorer import Rules, ScoredLines, Scorer, ScorerModel, load_scorer
 from sandbox.policy import InjectionSection
-from sandbox.secrets import RuleExamples, SecretEngine, SecretRule, find_hidden
+from sandbox.secrets import Finding, RuleExamples, SecretEngine, SecretRule, find_hidden
 from sandbox.secrets._hidden import INVISIBLE
 from sandbox.secrets._packs import RuleModel, _Model, compile_rule, is_shipped, read_pack, validated
 
@@ -153,7 +153,7 @@ class InjectionScan:
         self._actions = {rule.id: (rules or {}).get(rule.id) or action or actions[rule.id] for rule in active}
         self._scorer: Scorer | None = None
         if scorer is not None and SCORER_ID not in disabled:
-            self._scorer = scorer.scorer(self.rules_in, threshold)
+            self._scorer = scorer.scorer(threshold)
             self._actions[SCORER_ID] = (rules or {}).get(SCORER_ID) or action or "flag"
 
     def __repr__(self) -> str:
@@ -168,26 +168,39 @@ class InjectionScan:
         characters, once more with each run of them read as a space (a zero-width space used
         as a word gap). Offsets of those findings are in the text as read.
         """
-        found = self._raw.find(text.encode("utf-8", "surrogatepass"))
-        readable = unicodedata.normalize("NFKC", text)
-        found += find_hidden(self._read, readable.encode("utf-8", "surrogatepass"))
-        if INVISIBLE.search(readable) is not None:
-            found += self._read.find(INVISIBLE.sub(" ", readable).encode("utf-8", "surrogatepass"))
+        read = self._read_in(text)
+        found = self._raw.find(text.encode("utf-8", "surrogatepass")) + read
         findings = [InjectionFinding(f.rule_id, self._actions[f.rule_id], f.start, f.end) for f in sorted(found)]
         if self._scorer is not None:
-            findings += self._scored(self._scorer, text, lines)
+            findings += self._scored(self._scorer, text, lines, self.rules_in if read else None)
         return findings
+
+    def _read_in(self, text: str) -> list[Finding]:
+        """The findings of the rules that read ``text`` as a reader would."""
+        readable = unicodedata.normalize("NFKC", text)
+        found = find_hidden(self._read, readable.encode("utf-8", "surrogatepass"))
+        if INVISIBLE.search(readable) is not None:
+            found += self._read.find(INVISIBLE.sub(" ", readable).encode("utf-8", "surrogatepass"))
+        return found
+
+    def rules_for(self, text: str) -> Rules | None:
+        """What the scorer reads rules with in the segments of ``text``: :meth:`rules_in`, or None
+        when no rule reading text as a reader would finds anything in the whole of it (the
+        segments are not read again, and the scorer is trained the same way)."""
+        return self.rules_in if self._read_in(text) else None
 
     def rules_in(self, segment: str) -> list[str]:
         """The ids of the rules reading text as a reader would that find something in ``segment``."""
         readable = unicodedata.normalize("NFKC", segment).encode("utf-8", "surrogatepass")
         return sorted({finding.rule_id for finding in find_hidden(self._read, readable)})
 
-    def _scored(self, scorer: Scorer, text: str, lines: ScoredLines | None) -> list[InjectionFinding]:
+    def _scored(
+        self, scorer: Scorer, text: str, lines: ScoredLines | None, rules: Rules | None
+    ) -> list[InjectionFinding]:
         """The scorer's findings: its flagged segments (line ends left out), as byte offsets of ``text``."""
         out: list[InjectionFinding] = []
         head, done = 0, 0  # the byte offset of code point `done`, counted once along the text
-        for score, start, end in scorer.scores(text, lines):
+        for score, start, end in scorer.scores(text, lines, rules):
             if score < scorer.threshold:
                 continue
             head += len(text[done:start].encode("utf-8", "surrogatepass"))

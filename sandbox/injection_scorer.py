@@ -182,8 +182,9 @@ def _line(raw: str, fenced: bool, rules: Rules | None) -> tuple[list[str], list[
     return words, names
 
 
-def _framing(text: str) -> list[str]:
-    return [f"d:{word}" for word in sorted(_FRAMING_SET.intersection(_words(_readable(text))))]
+def _framing(words: set[str]) -> list[str]:
+    """The features of the framing words among the words of a file's segments."""
+    return [f"d:{word}" for word in sorted(_FRAMING_SET.intersection(words))]
 
 
 def _before(words: list[str]) -> list[str]:
@@ -193,15 +194,18 @@ def _before(words: list[str]) -> list[str]:
 
 def segments(text: str, rules: Rules | None = None) -> list[Segment]:
     """The segments of ``text`` with their features: their own (and the ``rules`` that find
-    something in them), the segment before's, the file's framing words."""
-    context = _framing(text)
-    out: list[Segment] = []
-    previous: list[str] = []
+    something in them), the segment before's, the framing words of all the file's segments."""
+    read: list[tuple[int, int, list[str], list[str]]] = []
     for start, end, fenced in _pieces(text):
         words, names = _line(text[start:end], fenced, rules)
         if words:
-            out.append(Segment(start, end, tuple(sorted({*names, *previous, *context}))))
-            previous = _before(words)
+            read.append((start, end, words, names))
+    context = _framing({word for _, _, words, _ in read for word in words})
+    out: list[Segment] = []
+    previous: list[str] = []
+    for start, end, words, names in read:
+        out.append(Segment(start, end, tuple(sorted({*names, *previous, *context}))))
+        previous = _before(words)
     return out
 
 
@@ -214,10 +218,9 @@ class ScorerModel:
     threshold: float
     meta: dict[str, str]
 
-    def scorer(self, rules: Rules | None = None, threshold: float | None = None) -> Scorer:
-        """A scorer of this model that reads the findings of ``rules`` in each segment and flags at
-        ``threshold`` (default: the model's)."""
-        return Scorer(self, rules, self.threshold if threshold is None else threshold)
+    def scorer(self, threshold: float | None = None) -> Scorer:
+        """A scorer of this model that flags at ``threshold`` (default: the model's)."""
+        return Scorer(self, self.threshold if threshold is None else threshold)
 
     def find(self, text: str) -> list[tuple[int, int]]:
         """The segments whose probability reaches the threshold (no rules read), as code-point offsets."""
@@ -253,63 +256,70 @@ class ScorerModel:
 
 @dataclass(frozen=True, slots=True)
 class _Sums:
-    """A line's own features' weights and those it gives the segment after it."""
+    """A line's own features' weights, those it gives the segment after it, its framing words."""
 
     own: float
     given: float
+    framing: frozenset[str]
 
 
-# Per line (a digest of its text, and whether it is fenced), what a scorer summed for it: a caller's
-# cache (a file edited again is mostly lines scored before), kept by each sandbox so that no scope can
-# time another's writes. A digest, not the line: an entry's size does not grow with the line's.
-ScoredLines = dict[tuple[bytes, bool], _Sums | None]
+# Per line (a digest of its text, whether it is fenced, whether rules were read in it), what a scorer
+# summed for it: a caller's cache (a file edited again is mostly lines scored before), kept by each
+# sandbox so that no scope can time another's writes. A digest, not the line: an entry's size does
+# not grow with the line's.
+ScoredLines = dict[tuple[bytes, bool, bool], _Sums | None]
 
 
 class Scorer:
-    """A model and the rules whose findings it reads in each segment."""
+    """A model and the threshold it flags a segment at."""
 
-    def __init__(self, model: ScorerModel, rules: Rules | None, threshold: float) -> None:
+    def __init__(self, model: ScorerModel, threshold: float) -> None:
         self.model = model
         self.threshold = threshold
-        self._rules = rules
 
     def __repr__(self) -> str:
         return f"Scorer({len(self.model.weights)} weights, threshold {self.threshold:.4f})"
 
-    def _sums(self, raw: str, fenced: bool, lines: ScoredLines) -> _Sums | None:
-        key = (hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=16).digest(), fenced)
+    def _sums(self, raw: str, fenced: bool, lines: ScoredLines, rules: Rules | None) -> _Sums | None:
+        digest = hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        key = (digest, fenced, rules is not None)
         try:
             return lines[key]
         except KeyError:  # not scored yet (a check then a read could race a clear by another thread)
             pass
         weight = self.model.weights.get
-        words, names = _line(raw, fenced, self._rules)
+        words, names = _line(raw, fenced, rules)
         sums = None
         if words:
             # Each name once, in a fixed order: the same sum in every process.
             sums = _Sums(
                 sum(weight(name, 0.0) for name in dict.fromkeys(names)),
                 sum(weight(name, 0.0) for name in dict.fromkeys(_before(words))),
+                _FRAMING_SET.intersection(words),
             )
         if len(lines) >= _LINES_KEPT:
             lines.clear()
         lines[key] = sums
         return sums
 
-    def scores(self, text: str, lines: ScoredLines | None = None) -> list[tuple[float, int, int]]:
+    def scores(
+        self, text: str, lines: ScoredLines | None = None, rules: Rules | None = None
+    ) -> list[tuple[float, int, int]]:
         """Each segment's probability with its code-point offsets (the sums :func:`segments`' features
-        give); ``lines`` keeps the sums of lines scored before, for the next call."""
+        give, ``rules`` read in each segment); ``lines`` keeps the sums of lines scored before."""
         lines = {} if lines is None else lines
-        weight = self.model.weights.get
-        base = self.model.bias + sum(weight(name, 0.0) for name in _framing(text))
-        out: list[tuple[float, int, int]] = []
+        partial: list[tuple[float, int, int]] = []
+        framing: set[str] = set()
         previous = 0.0
         for start, end, fenced in _pieces(text):
-            sums = self._sums(text[start:end], fenced, lines)
+            sums = self._sums(text[start:end], fenced, lines, rules)
             if sums is not None:
-                out.append((_sigmoid(base + sums.own + previous), start, end))
+                partial.append((sums.own + previous, start, end))
                 previous = sums.given
-        return out
+                framing |= sums.framing
+        weight = self.model.weights.get
+        base = self.model.bias + sum(weight(name, 0.0) for name in _framing(framing))
+        return [(_sigmoid(base + margin), start, end) for margin, start, end in partial]
 
     def find(self, text: str) -> list[tuple[int, int]]:
         """The segments whose probability reaches the threshold, as code-point offsets."""
@@ -338,11 +348,11 @@ def _visible(text: str) -> int:
 _Example = tuple[tuple[str, ...], int, int]
 
 
-def _examples(documents: Sequence[Labelled], rules: Rules | None) -> list[_Example]:
+def _examples(documents: Sequence[Labelled], rules: Callable[[str], Rules | None] | None) -> list[_Example]:
     """Every segment of ``documents``; a segment only planted in invisibly is left out."""
     out: list[_Example] = []
     for number, document in enumerate(documents):
-        for segment in segments(document.text, rules):
+        for segment in segments(document.text, rules(document.text) if rules is not None else None):
             overlaps = [
                 document.text[max(start, segment.start) : min(end, segment.end)]
                 for start, end in document.spans
@@ -393,7 +403,7 @@ def _document_scores(examples: Sequence[_Example], weights: dict[str, float], bi
 def train(
     documents: Iterable[Labelled],
     *,
-    rules: Rules | None = None,
+    rules: Callable[[str], Rules | None] | None = None,
     epochs: int = 6,
     l2: float = 3e-3,
     prune: float = 0.01,
@@ -403,8 +413,8 @@ def train(
 ) -> ScorerModel:
     """A model trained on ``documents``, its threshold set from out-of-fold scores.
 
-    ``rules`` gives the ids of the rules that find something in a segment (features ``r:ID``:
-    the model learns how far each rule's finding is to be believed, and where).
+    ``rules`` gives, for a document, what reads the ids of the rules that find something in each
+    of its segments (features ``r:ID``), or None where no rule finds anything in the document.
     The threshold is the lowest at which at most ``false_alarms`` of the ordinary
     documents are flagged when each is scored by a model that was not trained on it.
     Weights smaller than ``prune`` are left out of the model.
