@@ -80,7 +80,11 @@ _FRAMING: Final = (
 )  # fmt: skip
 _FRAMING_SET: Final = frozenset(_FRAMING)
 # Lines whose sums a cache of scored lines keeps before it is cleared.
-_LINES_KEPT: Final = 8192
+_LINES_KEPT: Final = 2048
+# The digest of a line says how it was read: fenced or not, rules read in it or not.
+_KINDS: Final = {
+    (fenced, ruled): f"{int(fenced)}{int(ruled)}".encode("ascii") for fenced in (False, True) for ruled in (False, True)
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,20 +258,16 @@ class ScorerModel:
         return model
 
 
-@dataclass(frozen=True, slots=True)
-class _Sums:
-    """A line's own features' weights, those it gives the segment after it, its framing words."""
-
-    own: float
-    given: float
-    framing: frozenset[str]
+# What a line gives a file's scores: its own features' weights, those it gives the segment after
+# it, its framing words (a plain tuple: an entry of a sandbox's cache stays small).
+_Sums = tuple[float, float, tuple[str, ...]]
 
 
 # Per line (a digest of its text, whether it is fenced, whether rules were read in it), what a scorer
 # summed for it: a caller's cache (a file edited again is mostly lines scored before), kept by each
 # sandbox so that no scope can time another's writes. A digest, not the line: an entry's size does
-# not grow with the line's.
-ScoredLines = dict[tuple[bytes, bool, bool], _Sums | None]
+# not grow with the line's (about 350 bytes an entry, 0.7 MB a full cache).
+ScoredLines = dict[bytes, _Sums | None]
 
 
 class Scorer:
@@ -281,8 +281,8 @@ class Scorer:
         return f"Scorer({len(self.model.weights)} weights, threshold {self.threshold:.4f})"
 
     def _sums(self, raw: str, fenced: bool, lines: ScoredLines, rules: Rules | None) -> _Sums | None:
-        digest = hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-        key = (digest, fenced, rules is not None)
+        kind = _KINDS[fenced, rules is not None]
+        key = hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=16, person=kind).digest()
         try:
             return lines[key]
         except KeyError:  # not scored yet (a check then a read could race a clear by another thread)
@@ -292,10 +292,10 @@ class Scorer:
         sums = None
         if words:
             # Each name once, in a fixed order: the same sum in every process.
-            sums = _Sums(
+            sums = (
                 sum(weight(name, 0.0) for name in dict.fromkeys(names)),
                 sum(weight(name, 0.0) for name in dict.fromkeys(_before(words))),
-                _FRAMING_SET.intersection(words),
+                tuple(sorted(_FRAMING_SET.intersection(words))),
             )
         if len(lines) >= _LINES_KEPT:
             lines.clear()
@@ -314,9 +314,10 @@ class Scorer:
         for start, end, fenced in _pieces(text):
             sums = self._sums(text[start:end], fenced, lines, rules)
             if sums is not None:
-                partial.append((sums.own + previous, start, end))
-                previous = sums.given
-                framing |= sums.framing
+                own, given, framed = sums
+                partial.append((own + previous, start, end))
+                previous = given
+                framing.update(framed)
         weight = self.model.weights.get
         base = self.model.bias + sum(weight(name, 0.0) for name in _framing(framing))
         return [(_sigmoid(base + margin), start, end) for margin, start, end in partial]
