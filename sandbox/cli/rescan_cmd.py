@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from sandbox.cli.common import add_store_options, checked_store, open_sandbox, policy_from
+from sandbox.display import printable
 
 __all__ = ["add_rescan_command"]
 
@@ -36,12 +37,12 @@ def _rescan(args: argparse.Namespace) -> int:
     for found in report.found:
         rules = ", ".join(f"{rule} x{count}" for rule, count in found.rules.items())
         state = "redacted" if found.redacted else ("NOT redacted" if args.apply else "found")
-        print(f"{state}: {found.path}: {rules}")
+        print(f"{state}: {printable(found.path)}: {rules}")
     for found in report.planted:
         rules = ", ".join(f"{rule} x{count}" for rule, count in found.rules.items())
-        print(f"planted text: {found.path}: {rules}")
+        print(f"planted text: {printable(found.path)}: {rules}")
     for path in report.skipped:
-        print(f"skipped (not UTF-8 text): {path}")
+        print(f"skipped (not UTF-8 text): {printable(path)}")
     secrets = sum(sum(found.rules.values()) for found in report.found)
     print(f"{report.examined} files examined, {len(report.found)} holding {secrets} secrets", end="")
     print(f", {len(report.found) - len(report.failed)} redacted" if args.apply else " (--apply redacts them)")

@@ -69,3 +69,11 @@ class TestRescanPlantedCli:
             assert "ignore-previous-instructions x1" in result.stdout
             assert "holding text planted for the agent: left as they are" in result.stdout
         assert PLANTED in (tmp_path / "memory" / "plans.md").read_text()
+
+    def test_names_are_shown_escaped(self, tmp_path: Path) -> None:
+        """A name another tool stored, holding a terminal escape, reaches the terminal escaped."""
+        old_store(LocalStorage(tmp_path / "memory"))
+        (tmp_path / "memory" / "x\x1b[2Kok.md").write_bytes(b"\xff\xfe not text")
+        (tmp_path / "memory" / "y\x1b[2K.md").write_text(PLANTED)
+        result = run("rescan", "--store", f"file:{tmp_path / 'memory'}")
+        assert "\x1b" not in result.stdout and "\\x1b[2K" in result.stdout
