@@ -23,6 +23,7 @@ SHAPES = {
     "injection_blind": ("make_blind_injection.py", 2000, 900),
     "injection_blind_v2": ("make_blind_injection_v2.py", 2000, 900),
     "injection_blind_v3": ("make_blind_injection_v3.py", 2000, 900),
+    "injection_blind_v4": ("make_blind_injection_v4.py", 2000, 942),
     "injection_train": ("make_injection_train.py", 6000, 2700),
 }
 
