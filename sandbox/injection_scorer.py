@@ -21,17 +21,15 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
-import json
-import math
-import random
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Final
+from typing import ClassVar, Final
 
-from sandbox.errors import PolicyError
+from sandbox.linear import Example, LinearModel, fit, sigmoid
+from sandbox.linear import words as _words
 from sandbox.secrets._hidden import INVISIBLE
 
 __all__ = [
@@ -55,9 +53,6 @@ _CHUNK: Final = 320
 _LONGEST_CHUNK: Final = 4 * _CHUNK
 _SENTENCE_END: Final = re.compile(r"(?<=[.!?;\u3002\uff01\uff1f])\s+|(?<=[\u3002\uff01\uff1f])")
 _LINE: Final = re.compile(r"[^\n]*\n?")
-_WORD: Final = re.compile(r"[^\W\d_]+|\d+")
-# Scripts written without spaces between words: read as pairs of characters.
-_UNSPACED: Final = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _URL: Final = re.compile(r"https?://\S+|\bwww\.\S+", re.IGNORECASE)
 # Bounded: an unbounded run before the "@" is quadratic on a long line without one.
 _EMAIL: Final = re.compile(r"[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{1,63}")
@@ -66,8 +61,6 @@ _LIST: Final = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s")
 _COMMENT: Final = re.compile(r"^\s*(?:#|//|--|<!--|/\*|;)")
 _QUOTED: Final = re.compile(r"^\s*(?:>|[\"\u201c\u00ab\u201e'\u2018`])|[\"\u201d\u00bb'\u2019`]\s*[.,;]?\s*$")
 _PREVIOUS_WORDS: Final = 12
-# Longer runs of letters in a spaced script are no words (random keys, digests, base64).
-_LONGEST: Final = 20
 # Words that, anywhere in a file, frame what it quotes as a discussion of attacks rather than orders.
 _FRAMING: Final = (
     "injection", "injections", "injected", "attack", "attacks", "attacker", "attackers", "adversarial",
@@ -106,24 +99,6 @@ class Labelled:
 
 def _readable(text: str) -> str:
     return INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).casefold()
-
-
-def _words(text: str) -> list[str]:
-    """Words, numbers read as ``0`` and runs of letters longer than any word as ``~`` (keys, digests)."""
-    found = _WORD.findall(text)
-    if _UNSPACED.search(text) is None:
-        return ["0" if word.isdigit() else "~" if len(word) > _LONGEST else word for word in found]
-    words: list[str] = []
-    for word in found:
-        if word.isdigit():
-            words.append("0")
-        elif len(word) > _LONGEST and _UNSPACED.search(word) is None:
-            words.append("~")
-        elif len(word) > 1 and _UNSPACED.search(word) is not None:
-            words += [word[i : i + 2] for i in range(len(word) - 1)]
-        else:
-            words.append(word)
-    return words
 
 
 def _pieces(text: str) -> Iterator[tuple[int, int, bool]]:
@@ -214,13 +189,10 @@ def segments(text: str, rules: Rules | None = None) -> list[Segment]:
 
 
 @dataclass(frozen=True, slots=True)
-class ScorerModel:
+class ScorerModel(LinearModel):
     """Weights by feature name, a bias, and the threshold a segment's probability is flagged at."""
 
-    weights: dict[str, float]
-    bias: float
-    threshold: float
-    meta: dict[str, str]
+    KIND: ClassVar[str] = "an injection scorer model"
 
     def scorer(self, threshold: float | None = None) -> Scorer:
         """A scorer of this model that flags at ``threshold`` (default: the model's)."""
@@ -229,33 +201,6 @@ class ScorerModel:
     def find(self, text: str) -> list[tuple[int, int]]:
         """The segments whose probability reaches the threshold (no rules read), as code-point offsets."""
         return self.scorer().find(text)
-
-    def dumps(self) -> str:
-        """The model as JSON, its weights in four significant digits, sorted by name."""
-        weights = {name: float(f"{value:.4g}") for name, value in sorted(self.weights.items())}
-        return json.dumps(
-            {"format": 1, "bias": self.bias, "threshold": self.threshold, "meta": self.meta, "weights": weights},
-            indent=0,
-            ensure_ascii=False,
-        )
-
-    @classmethod
-    def loads(cls, text: str, source: str) -> ScorerModel:
-        try:
-            data = json.loads(text)
-            weights = {str(name): float(value) for name, value in data["weights"].items()}
-            model = cls(weights, float(data["bias"]), float(data["threshold"]), {**data["meta"]})
-            known = type(data["format"]) is int and data["format"] == 1
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise PolicyError(f"{source}: not an injection scorer model ({error})") from None
-        if not known:
-            raise PolicyError(f"{source}: an injection scorer model of an unknown format")
-        numbers = (model.bias, model.threshold, *model.weights.values())
-        if not all(math.isfinite(number) for number in numbers) or not 0.0 < model.threshold < 1.0:
-            raise PolicyError(f"{source}: an injection scorer model needs finite weights and a threshold in (0, 1)")
-        if not all(isinstance(value, str) for value in model.meta.values()):
-            raise PolicyError(f"{source}: an injection scorer model's meta holds strings only")
-        return model
 
 
 # What a line gives a file's scores: its own features' weights, those it gives the segment after
@@ -320,7 +265,7 @@ class Scorer:
                 framing.update(framed)
         weight = self.model.weights.get
         base = self.model.bias + sum(weight(name, 0.0) for name in _framing(framing))
-        return [(_sigmoid(base + margin), start, end) for margin, start, end in partial]
+        return [(sigmoid(base + margin), start, end) for margin, start, end in partial]
 
     def find(self, text: str) -> list[tuple[int, int]]:
         """The segments whose probability reaches the threshold, as code-point offsets."""
@@ -334,19 +279,12 @@ def load_scorer(name: str = "scorer") -> ScorerModel:
     return ScorerModel.loads(entry.read_text(encoding="utf-8"), f"policies/injection/{name}.json")
 
 
-def _sigmoid(value: float) -> float:
-    if value >= 0:
-        return 1.0 / (1.0 + math.exp(-value))
-    odds = math.exp(value)
-    return odds / (1.0 + odds)
-
-
 def _visible(text: str) -> int:
     return len(_words(_readable(text)))
 
 
 # A training segment: its features, whether it was planted, the number of its document.
-_Example = tuple[tuple[str, ...], int, int]
+_Example = Example
 
 
 def _examples(documents: Sequence[Labelled], rules: Callable[[str], Rules | None] | None) -> list[_Example]:
@@ -366,38 +304,11 @@ def _examples(documents: Sequence[Labelled], rules: Callable[[str], Rules | None
     return out
 
 
-def _fit(examples: Sequence[_Example], epochs: int, l2: float, seed: int) -> tuple[dict[str, float], float]:
-    """Logistic regression by AdaGrad, positives weighted by the square root of the classes' ratio."""
-    weights: dict[str, float] = {}
-    squares: dict[str, float] = {}
-    bias, bias_square = 0.0, 1e-8
-    positives = sum(label for _, label, _ in examples)
-    weight_of = {1: math.sqrt((len(examples) - positives) / max(1, positives)), 0: 1.0}
-    order = list(range(len(examples)))
-    shuffle = random.Random(seed)  # noqa: S311  # nosec B311 - the order training reads examples in, no secret
-    rate = 0.2
-    for _ in range(epochs):
-        shuffle.shuffle(order)
-        for index in order:
-            features, label, _ = examples[index]
-            margin = bias + sum(weights.get(name, 0.0) for name in features)
-            gradient = (_sigmoid(margin) - label) * weight_of[label]
-            for name in features:
-                value = weights.get(name, 0.0)
-                step = gradient + l2 * value
-                square = squares.get(name, 1e-8) + step * step
-                squares[name] = square
-                weights[name] = value - rate * step / math.sqrt(square)
-            bias_square += gradient * gradient
-            bias -= rate * gradient / math.sqrt(bias_square)
-    return weights, bias
-
-
 def _document_scores(examples: Sequence[_Example], weights: dict[str, float], bias: float, count: int) -> list[float]:
     best = [0.0] * count
     for features, _, number in examples:
         margin = bias + sum(weights.get(name, 0.0) for name in features)
-        best[number] = max(best[number], _sigmoid(margin))
+        best[number] = max(best[number], sigmoid(margin))
     return best
 
 
@@ -425,7 +336,7 @@ def train(
     flagged_when: list[float] = [0.0] * len(corpus)
     for fold in range(folds):
         trained = [example for example in examples if example[2] % folds != fold]
-        weights, bias = _fit(trained, epochs, l2, seed + fold)
+        weights, bias = fit(trained, epochs, l2, seed + fold)
         held = [example for example in examples if example[2] % folds == fold]
         for number, score in enumerate(_document_scores(held, weights, bias, len(corpus))):
             if number % folds == fold:
@@ -433,7 +344,7 @@ def train(
     ordinary = sorted((flagged_when[n] for n, doc in enumerate(corpus) if not doc.spans), reverse=True)
     allowed = int(false_alarms * len(ordinary))
     threshold = ordinary[allowed] + 1e-9 if ordinary else 0.5
-    weights, bias = _fit(examples, epochs, l2, seed)
+    weights, bias = fit(examples, epochs, l2, seed)
     digest = hashlib.sha256()
     for document in corpus:
         digest.update(document.text.encode("utf-8", "surrogatepass"))
