@@ -38,6 +38,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 # The repository root, for tests.secrets_corpus.
@@ -46,7 +47,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sandbox import Sandbox, load_policy
 from sandbox.paths import canonicalize
 from sandbox.policy import parse_policy
-from sandbox.secrets import SecretEngine, find_hidden, load_pack, redact
+from sandbox.redaction import SecretGuard
+from sandbox.secret_scorer import SecretScorer
+from sandbox.secrets import Finding, SecretEngine, find_hidden, load_pack, redact
 from sandbox.storage import InMemoryStorage
 from tests.secrets_corpus import CRAFTED, generate, mixed_text
 
@@ -69,22 +72,34 @@ Labelled = tuple[str, list[tuple[str, str, int, int]], list[tuple[str, str, int,
 TEXTS = {"plain notes": (0.0, 0.0), "typical": (0.02, 0.10), "dense": (1.0, 1.0)}
 
 
-def ours_mb_per_s(engine: SecretEngine, data: bytes, runs: int = 7) -> tuple[float, int]:
-    find_hidden(engine, data)
+def full_scan(engine: SecretEngine, scorer: SecretScorer | None) -> Callable[[bytes], list[Finding]]:
+    """What the sandbox scans a text with: the rules (behind invisible characters and inside
+    encoded runs), then the scorer on the tokens no rule found."""
+
+    def scan(data: bytes) -> list[Finding]:
+        found = find_hidden(engine, data)
+        scored = scorer.find(data, found)[0] if scorer is not None else []
+        return sorted(found + scored) if scored else found
+
+    return scan
+
+
+def ours_mb_per_s(scan: Callable[[bytes], list[Finding]], data: bytes, runs: int = 7) -> tuple[float, int]:
+    scan(data)
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        findings = find_hidden(engine, data)
+        findings = scan(data)
         redact(data, findings)
         times.append(time.perf_counter() - start)
     return len(data) / statistics.median(times) / 1e6, len(findings)
 
 
-def crafted_ms(engine: SecretEngine, data: bytes, runs: int = 3) -> float:
+def crafted_ms(scan: Callable[[bytes], list[Finding]], data: bytes, runs: int = 3) -> float:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        redact(data, find_hidden(engine, data))
+        redact(data, scan(data))
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000
 
@@ -162,10 +177,11 @@ class Scores:
         return sum(c[0] for c in table.values()) / max(1, sum(c[1] for c in table.values()))
 
 
-def score(documents: list[Labelled]) -> Scores:
-    """Write each document through a sandbox with the default policy and compare what is stored."""
+def score(documents: list[Labelled], guard: SecretGuard | None = None) -> Scores:
+    """Write each document through a sandbox with the default policy (its secret scanning
+    ``guard``'s, when given) and compare what is stored."""
     policy = load_policy("default")
-    guard = Sandbox(policy=policy, storage=InMemoryStorage()).secrets
+    guard = guard or Sandbox(policy=policy, storage=InMemoryStorage()).secrets
     scores = Scores()
     for number, (text, secrets, lookalikes) in enumerate(documents):
         if number % 500 == 0:  # a fresh store now and then: the default quota is 1,000 files
@@ -222,21 +238,25 @@ def main() -> None:
         return
     print()
     engine = SecretEngine(load_pack("builtin").rules)
-    print(f"{engine}; texts of {args.size:,} bytes")
+    scorer = SecretGuard(load_policy("default").secrets).scorer
+    scan = full_scan(engine, scorer)
+    print(f"{engine}, {scorer}; texts of {args.size:,} bytes")
     print("| text | findings | memory-sandbox MB/s | detect-secrets MB/s | speed-up |")
     print("|---|---:|---:|---:|---:|")
     for name, (secret_share, negative_share) in TEXTS.items():
         text = mixed_text(args.size, secret_share=secret_share, negative_share=negative_share)
-        ours, findings = ours_mb_per_s(engine, text.encode())
+        ours, findings = ours_mb_per_s(scan, text.encode())
         if args.skip_detect_secrets:
             print(f"| {name} | {findings} | {ours:.1f} | - | - |")
             continue
         theirs, _ = detect_secrets_mb_per_s(text)
         print(f"| {name} | {findings} | {ours:.1f} | {theirs:.2f} | {ours / theirs:.0f}x |")
+    typical = mixed_text(args.size, secret_share=0.02, negative_share=0.10).encode()
+    ours, findings = ours_mb_per_s(full_scan(engine, None), typical)
+    print(f"| typical, rules only (scorer off) | {findings} | {ours:.1f} | - | - |")
     # Where hyperscan is not installed, RE2 finds the keywords (and the broad rules scan alone).
     without = SecretEngine(load_pack("builtin").rules, native=False)
-    typical = mixed_text(args.size, secret_share=0.02, negative_share=0.10).encode()
-    ours, findings = ours_mb_per_s(without, typical)
+    ours, findings = ours_mb_per_s(full_scan(without, scorer), typical)
     print(f"| typical, keywords by RE2 | {findings} | {ours:.1f} | - | - |")
     version = importlib.metadata.version("detect-secrets") if not args.skip_detect_secrets else "-"
     print(f"detect-secrets {version}")
@@ -244,7 +264,7 @@ def main() -> None:
     print(f"| crafted text | ms at {args.size:,} bytes | ms at twice that | ratio |")
     print("|---|---:|---:|---:|")
     for name, make in CRAFTED.items():
-        once, twice = (crafted_ms(engine, make(size)) for size in (args.size, 2 * args.size))
+        once, twice = (crafted_ms(scan, make(size)) for size in (args.size, 2 * args.size))
         print(f"| {name} | {once:.1f} | {twice:.1f} | {twice / once:.1f} |")
     plain = mixed_text(1024, seed=3, secret_share=0.0, negative_share=0.0)
     holding = mixed_text(1024, seed=5, secret_share=1.0, negative_share=1.0)

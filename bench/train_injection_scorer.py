@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from _shipped import write_or_check
+
 from sandbox.injection import InjectionScan, load_injection_pack
 from sandbox.injection_scorer import Labelled, train
 
@@ -49,15 +51,7 @@ def main() -> int:
     start = time.perf_counter()
     rules = InjectionScan((load_injection_pack("builtin"),))
     model = train(documents(), rules=rules.rules_for)
-    text = model.dumps()
-    seconds = time.perf_counter() - start
-    if args.check:
-        same = MODEL.read_text(encoding="utf-8") == text
-        print(f"{MODEL.relative_to(ROOT)}: {'as trained' if same else 'differs from what training gives'}")
-        return 0 if same else 1
-    MODEL.write_text(text, encoding="utf-8")
-    print(f"wrote {MODEL.relative_to(ROOT)} ({len(text):,} bytes) in {seconds:.1f} s; threshold {model.threshold:.4f}")
-    return 0
+    return write_or_check(model, MODEL, ROOT, check=args.check, seconds=time.perf_counter() - start)
 
 
 if __name__ == "__main__":

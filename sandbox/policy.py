@@ -198,6 +198,12 @@ class SecretsSection(_Section):
     paths: Annotated[tuple[SecretPathOverride, ...], Field(strict=False)] = ()
     # Redact secrets found in stored content when it is viewed (written before the sandbox, say).
     scan_reads: bool = True
+    # The learned scorer (rule id "secret-scorer" in `rules` and `disabled`): value-like tokens no rule
+    # matched, judged by their shape and the words around them (sandbox.secret_scorer).
+    scorer: bool = True
+    # The probability a token is redacted at; unset: the shipped model's own (0.3% of the ordinary
+    # tokens of the corpora it was trained on, each scored by a model trained without its corpus).
+    scorer_threshold: Annotated[float, Field(gt=0.0, lt=1.0)] | None = None
 
 
 class InjectionSection(_Section):

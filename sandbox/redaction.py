@@ -20,26 +20,37 @@ from sandbox.errors import PolicyError, SecretRejected
 from sandbox.globs import Glob
 from sandbox.paths import MemoryPath
 from sandbox.policy import Action, SecretsSection
+from sandbox.secret_scorer import SCORER_ID, SecretScorer, TokenModel, load_secret_scorer
 from sandbox.secrets import Finding, SecretEngine, SecretRule, find_hidden, load_pack, redact
+from sandbox.secrets._re2 import alternation
+from sandbox.secrets._rules import merge
 
 __all__ = ["ScanCache", "SecretGuard"]
 
 #: Texts shorter than this are scanned again: hashing them costs about what scanning does.
 _CACHED_FROM: Final = 4096
+_PARTLY: Final = "more values than the scorer judges in one text; the rest judged by the rules alone"
 
 
 class SecretGuard:
     """Secret scanning as one policy asks for it."""
 
-    def __init__(self, section: SecretsSection) -> None:
+    def __init__(self, section: SecretsSection, *, scorer: TokenModel | None = None) -> None:
+        """``scorer``: the model in place of the shipped one (training and its measures use this)."""
         rules: dict[str, SecretRule] = {}
+        allowlists: list[str] = []
         for pack_name in section.packs:
-            for rule in load_pack(pack_name).rules:
+            pack = load_pack(pack_name)
+            allowlists += pack.allowlist
+            for rule in pack.rules:
                 if rule.id in rules:
                     raise PolicyError(f"secrets.packs: rule id {rule.id!r} is defined by two packs")
                 rules[rule.id] = rule
+        if SCORER_ID in rules:
+            raise PolicyError(f"secrets.packs: rule id {SCORER_ID!r} is the learned scorer's")
+        known = set(rules) | {SCORER_ID}
         for key, named in (("rules", tuple(section.rules)), ("disabled", section.disabled)):
-            unknown = sorted(set(named) - set(rules))
+            unknown = sorted(set(named) - known)
             if unknown:
                 # A misspelt id would silently leave a rule at its default: refuse.
                 raise PolicyError(f"secrets.{key}: unknown rule id {unknown[0]!r}")
@@ -49,14 +60,30 @@ class SecretGuard:
         self._actions: dict[str, Action] = {
             rule.id: section.rules.get(rule.id) or section.action or rule.action for rule in active
         }
+        # The scorer judges what the packs' own allowlists leave a finding (placeholders, public keys).
+        self.scorer: SecretScorer | None = None
+        if section.scorer and SCORER_ID not in section.disabled:
+            model = scorer if scorer is not None else load_secret_scorer()
+            self.scorer = SecretScorer(model, section.scorer_threshold, alternation(tuple(allowlists)))
+            self._actions[SCORER_ID] = section.rules.get(SCORER_ID) or section.action or "redact"
         self._paths = tuple((Glob(o.glob), o.action) for o in section.paths)
 
     def __repr__(self) -> str:
-        return f"SecretGuard({len(self._actions)} rules, {len(self._paths)} path overrides)"
+        scorer = ", scorer" if self.scorer is not None else ""
+        return f"SecretGuard({len(self._actions)} rules{scorer}, {len(self._paths)} path overrides)"
 
     def find(self, data: bytes) -> list[Finding]:
-        """Every secret in ``data``: also behind invisible characters and inside encoded runs."""
-        return find_hidden(self.engine, data)
+        """Every secret in ``data``: also behind invisible characters and inside encoded runs, and
+        the tokens the scorer judges secret among those no rule found."""
+        return self._find(data)[0]
+
+    def _find(self, data: bytes) -> tuple[list[Finding], bool]:
+        """:meth:`find`, and whether the scorer judged every token (True where there is no scorer)."""
+        found = find_hidden(self.engine, data)
+        if self.scorer is None:
+            return found, True
+        scored, whole = self.scorer.find(data, found)
+        return (merge(found + scored) if scored else found), whole
 
     def action(self, rule_id: str, path: MemoryPath | None) -> Action:
         if path is not None:
@@ -68,15 +95,17 @@ class SecretGuard:
     def scan_write(self, text: str, path: MemoryPath) -> tuple[str, tuple[Note, ...]]:
         """Text to store: secrets redacted, or :class:`SecretRejected` if a rule rejects one."""
         data = text.encode("utf-8")
-        findings = self.find(data)
+        findings, whole = self._find(data)
+        # Past the scorer's budget the rest of the text is judged by the rules alone: said, not hidden.
+        partly = () if whole else (Note(f"secret.{SCORER_ID}", _PARTLY),)
         if not findings:
-            return text, ()
+            return text, partly
         actions = [(finding, self.action(finding.rule_id, path)) for finding in findings]
         for finding, action in actions:
             if action == "reject":
                 raise SecretRejected(finding.rule_id)
         redacted = [finding for finding, action in actions if action == "redact"]
-        notes = tuple(_note(finding, action) for finding, action in actions)
+        notes = tuple(_note(finding, action) for finding, action in actions) + partly
         return (redact(data, redacted).decode("utf-8") if redacted else text), notes
 
     def scan_read(self, text: str, path: MemoryPath, seen: ScanCache | None = None) -> tuple[str, tuple[Note, ...]]:
@@ -99,8 +128,9 @@ class SecretGuard:
         return redact(data, findings) if findings else data
 
     def check_path(self, path: MemoryPath) -> None:
-        """A secret in a path cannot be redacted (it names the file): refuse the call."""
-        for finding in self.find(str(path).encode("utf-8")):
+        """A secret in a path cannot be redacted (it names the file): refuse the call. The rules
+        judge paths; the scorer, which reads a value by the words around it, does not."""
+        for finding in find_hidden(self.engine, str(path).encode("utf-8")):
             if self.action(finding.rule_id, path) != "allow":
                 raise SecretRejected(finding.rule_id, where="the path")
 

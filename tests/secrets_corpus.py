@@ -279,4 +279,9 @@ CRAFTED: dict[str, Callable[[int], bytes]] = {
     "underscore-key-name": lambda size: b"_" * size + b"password=abcdefgh",
     # Every four bytes a key name, an assignment and a long enough value: a keyword place each.
     "assignment-after-assignment": lambda size: _repeat(b"key=", size),
+    # Every token shaped like a password, with words around it: the scorer judges each.
+    "scorer-token-after-token": lambda size: _repeat(b"the new one is Tz8!qW3#nB5vK2 ", size),
+    # Runs of value bytes just past the longest a token may be, and PEM blocks closed and opened.
+    "scorer-long-runs": lambda size: _repeat(b"k=" + b"Zq8xW2mK9p" * 52 + b"\n", size),
+    "scorer-pem-blocks": lambda size: _repeat(b"-----BEGIN X-----\nTz8!qW3#nB5vK2\n-----END X-----\n", size),
 }

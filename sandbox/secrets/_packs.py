@@ -135,6 +135,8 @@ class RulePack:
     rules: tuple[SecretRule, ...]
     # Rule id -> its examples, for the rules that carry them.
     examples: dict[str, RuleExamples] = field(default_factory=dict, compare=False)
+    # The pack-wide allowlist, as written (each rule holds it compiled with its own).
+    allowlist: tuple[str, ...] = ()
 
 
 def is_shipped(name_or_path: str | Path) -> bool:
@@ -223,4 +225,4 @@ def parse_pack(text: str, source: str) -> RulePack:
         for rule in model.rules
         if rule.examples is not None
     }
-    return RulePack(model.id, rules, examples)
+    return RulePack(model.id, rules, examples, model.allowlist)

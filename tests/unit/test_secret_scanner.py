@@ -122,8 +122,17 @@ class TestActions:
         assert audit.outcomes[-1].rule_ids == ("secret.github-pat",)
 
     def test_disabled_rule(self) -> None:
-        """A disabled rule finds nothing."""
+        """A disabled rule finds nothing (what it would have found is left to the scorer)."""
+        box, storage, _ = sandbox('[secrets]\ndisabled = ["github-pat", "secret-scorer"]\n')
+        box.execute({"command": "create", "path": "/memories/n.md", "file_text": GHP})
+        assert stored(storage, "/memories/n.md") == GHP
         box, storage, _ = sandbox('[secrets]\ndisabled = ["github-pat"]\n')
+        box.execute({"command": "create", "path": "/memories/n.md", "file_text": GHP})
+        assert stored(storage, "/memories/n.md") == "[REDACTED:secret-scorer]"
+
+    def test_a_value_a_rule_allows_is_not_judged_by_the_scorer(self) -> None:
+        """To store what a rule finds, allow it: the scorer judges only what no rule found."""
+        box, storage, _ = sandbox('[secrets]\nrules = { "github-pat" = "allow" }\n')
         box.execute({"command": "create", "path": "/memories/n.md", "file_text": GHP})
         assert stored(storage, "/memories/n.md") == GHP
 

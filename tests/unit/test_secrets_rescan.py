@@ -17,8 +17,8 @@ from tests.unit.test_cli import run
 
 TOKEN = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 KEY = "AKIA" + "Q7ZP3MRX2LW9TK4B"
-# A policy from before the GitHub token rule: what it stores keeps the token.
-OLD = 'schema_version = 1\nid = "old"\nrevision = 1\n[secrets]\ndisabled = ["github-pat"]\n'
+# A policy from before the GitHub token rule (and the scorer): what it stores keeps the token.
+OLD = 'schema_version = 1\nid = "old"\nrevision = 1\n[secrets]\ndisabled = ["github-pat", "secret-scorer"]\n'
 
 
 def old_store(storage: InMemoryStorage | LocalStorage) -> None:
