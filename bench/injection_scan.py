@@ -13,9 +13,9 @@ share of ordinary memories flagged (false alarms).
 - tuned on: tests/corpora/injection_blind, 2,000 memory files written by someone
   who had not read the rules, frozen before they were measured on it, and read
   for misses and false alarms since (the rules are tuned on it);
-- blind: tests/corpora/injection_blind_v2 and injection_blind_v3, 2,000 more each
-  written the same way by someone else, frozen before the rules (v2) or the
-  scorer (v3) were run on them and never read for them.
+- blind: tests/corpora/injection_blind_v2, v3 and v4, 2,000 more each written
+  the same way by someone else, frozen before the rules (v2), the scorer (v3)
+  or its current version (v4) were run on them and never read for them.
 
 The scorer (``policies/injection/scorer.json``) is trained on
 tests/corpora/injection_train and the tuned-on corpus
@@ -41,6 +41,7 @@ CORPUS_FILES = {
     "tuned on (tests/corpora/injection_blind)": CORPORA / "injection_blind" / "corpus.jsonl",
     "blind (tests/corpora/injection_blind_v2)": CORPORA / "injection_blind_v2" / "corpus.jsonl",
     "blind (tests/corpora/injection_blind_v3)": CORPORA / "injection_blind_v3" / "corpus.jsonl",
+    "blind (tests/corpora/injection_blind_v4)": CORPORA / "injection_blind_v4" / "corpus.jsonl",
 }
 # (text, injected, kind)
 Document = tuple[str, bool, str]

@@ -64,6 +64,7 @@ BLIND = {
     "blind v7 (tests/corpora/secrets_blind_v7)": CORPORA / "secrets_blind_v7" / "corpus.jsonl",
     "blind v8 (tests/corpora/secrets_blind_v8)": CORPORA / "secrets_blind_v8" / "corpus.jsonl",
     "blind v9 (tests/corpora/secrets_blind_v9)": CORPORA / "secrets_blind_v9" / "corpus.jsonl",
+    "blind v10 (tests/corpora/secrets_blind_v10)": CORPORA / "secrets_blind_v10" / "corpus.jsonl",
 }
 # A labelled document: its text, its secrets and its look-alikes as (kind, value, start, end);
 # offsets are -1 where the corpus does not give them.

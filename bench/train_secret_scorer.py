@@ -31,7 +31,7 @@ from sandbox.secret_scorer import Labelled, TokenModel, examples, train, without
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT / "tests" / "corpora"
-TRAINING = ("secrets_blind", *(f"secrets_blind_v{number}" for number in range(2, 10)))
+TRAINING = ("secrets_blind", *(f"secrets_blind_v{number}" for number in range(2, 11)))
 MODEL = ROOT / "policies" / "secrets" / "scorer.json"
 
 
