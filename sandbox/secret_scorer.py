@@ -94,7 +94,7 @@ _WORDS_ABOVE: Final = 8
 _RUNS_FLOOR: Final = 4096
 _BYTES_PER_RUN: Final = 128
 # Training: passes over the examples, L2 penalty, seed.
-EPOCHS: Final = 4
+EPOCHS: Final = 6
 L2: Final = 3e-3
 SEED: Final = 20261202
 
