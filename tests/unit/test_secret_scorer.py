@@ -18,6 +18,7 @@ from sandbox.policy import load_policy, parse_policy
 from sandbox.redaction import SecretGuard
 from sandbox.secret_scorer import (
     MAX_LENGTH,
+    MIN_LENGTH,
     SCORER_ID,
     Labelled,
     SecretScorer,
@@ -168,6 +169,45 @@ class TestScorerOnlyAdds:
         together = WITH.find(data)
         assert set(alone) <= set(together)
         assert all(f.rule_id == SCORER_ID for f in set(together) - set(alone))
+
+
+class TestAnyInput:
+    @settings(max_examples=300, deadline=None)
+    @given(
+        st.lists(
+            st.one_of(
+                st.binary(max_size=40),
+                st.sampled_from(
+                    [
+                        b"\n",
+                        b" ",
+                        b"=",
+                        b":",
+                        b"\\n",
+                        b"-----BEGIN X-----",
+                        b"-----END X-----",
+                        b"https://",
+                        b"\xff\xfe",
+                    ]
+                ),
+                st.sampled_from([text.encode() for text, _ in MISSED_BY_RULES]),
+            ),
+            max_size=12,
+        )
+    )
+    @example([b"\\", b"nTz8!qW3#nB5vK2"])
+    @example([b"-----BEGIN X-----", b"\nTz8!qW3#nB5vK2 Zq8xW2mK9pL4vB7n"])
+    def test_findings_are_tokens_outside_the_rules_findings(self, pieces: list[bytes]) -> None:
+        """Any bytes: no error, findings in order, in bounds, at least MIN_LENGTH long, none in a rule's."""
+        data = b"".join(pieces)
+        assert WITH.scorer is not None
+        found = RULES_ONLY.find(data)
+        scored, _ = WITH.scorer.find(data, found)
+        assert scored == sorted(scored)
+        for finding in scored:
+            assert finding.start >= 0 and finding.end <= len(data) and finding.end - finding.start >= MIN_LENGTH
+            assert not any(f.start < finding.end and finding.start < f.end for f in found)
+        assert WITH.find(data) == sorted(found + scored)
 
 
 def load_pack_allowlist(pattern: str) -> object:
