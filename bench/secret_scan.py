@@ -65,6 +65,7 @@ BLIND = {
     "blind v8 (tests/corpora/secrets_blind_v8)": CORPORA / "secrets_blind_v8" / "corpus.jsonl",
     "blind v9 (tests/corpora/secrets_blind_v9)": CORPORA / "secrets_blind_v9" / "corpus.jsonl",
     "blind v10 (tests/corpora/secrets_blind_v10)": CORPORA / "secrets_blind_v10" / "corpus.jsonl",
+    "blind v11 (tests/corpora/secrets_blind_v11)": CORPORA / "secrets_blind_v11" / "corpus.jsonl",
 }
 # A labelled document: its text, its secrets and its look-alikes as (kind, value, start, end);
 # offsets are -1 where the corpus does not give them.
