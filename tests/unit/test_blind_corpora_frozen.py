@@ -1,10 +1,10 @@
-"""The blind secrets corpora v2 to v11 are frozen: digests, reproduction from the seed, labels.
+"""The blind secrets corpora v2 to v12 are frozen: digests, reproduction from the seed, labels.
 
 Held-out data built without reading the rules (tests/corpora/secrets_blind_v2/README.md,
 secrets_blind_v3/README.md, secrets_blind_v4/README.md,
 secrets_blind_v5/README.md, secrets_blind_v6/README.md,
 secrets_blind_v7/README.md, secrets_blind_v8/README.md, secrets_blind_v9/README.md,
-secrets_blind_v10/README.md and secrets_blind_v11/README.md); these tests read it as plain data and import nothing from the library.
+secrets_blind_v10/README.md, secrets_blind_v11/README.md and secrets_blind_v12/README.md); these tests read it as plain data and import nothing from the library.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ SHAPES = {
     9: (1200, 598, (170, 16), (48, 33)),
     10: (1200, 604, (200, 16), (56, 32)),
     11: (1200, 600, (221, 15), (64, 32)),
+    12: (1200, 600, (203, 15), (61, 32)),
 }
 
 
