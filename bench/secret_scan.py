@@ -80,7 +80,7 @@ def full_scan(engine: SecretEngine, scorer: SecretScorer | None) -> Callable[[by
 
     def scan(data: bytes) -> list[Finding]:
         found = find_hidden(engine, data)
-        scored = scorer.find(data, found)[0] if scorer is not None else []
+        scored = scorer.find(data, found) if scorer is not None else []
         return sorted(found + scored) if scored else found
 
     return scan

@@ -29,7 +29,6 @@ __all__ = ["ScanCache", "SecretGuard"]
 
 #: Texts shorter than this are scanned again: hashing them costs about what scanning does.
 _CACHED_FROM: Final = 4096
-_PARTLY: Final = "more values than the scorer judges in one text; the rest judged by the rules alone"
 
 
 class SecretGuard:
@@ -75,15 +74,11 @@ class SecretGuard:
     def find(self, data: bytes) -> list[Finding]:
         """Every secret in ``data``: also behind invisible characters and inside encoded runs, and
         the tokens the scorer judges secret among those no rule found."""
-        return self._find(data)[0]
-
-    def _find(self, data: bytes) -> tuple[list[Finding], bool]:
-        """:meth:`find`, and whether the scorer judged every token (True where there is no scorer)."""
         found = find_hidden(self.engine, data)
         if self.scorer is None:
-            return found, True
-        scored, whole = self.scorer.find(data, found)
-        return (merge(found + scored) if scored else found), whole
+            return found
+        scored = self.scorer.find(data, found)
+        return merge(found + scored) if scored else found
 
     def action(self, rule_id: str, path: MemoryPath | None) -> Action:
         if path is not None:
@@ -95,17 +90,15 @@ class SecretGuard:
     def scan_write(self, text: str, path: MemoryPath) -> tuple[str, tuple[Note, ...]]:
         """Text to store: secrets redacted, or :class:`SecretRejected` if a rule rejects one."""
         data = text.encode("utf-8")
-        findings, whole = self._find(data)
-        # Past the scorer's budget the rest of the text is judged by the rules alone: said, not hidden.
-        partly = () if whole else (Note(f"secret.{SCORER_ID}", _PARTLY),)
+        findings = self.find(data)
         if not findings:
-            return text, partly
+            return text, ()
         actions = [(finding, self.action(finding.rule_id, path)) for finding in findings]
         for finding, action in actions:
             if action == "reject":
                 raise SecretRejected(finding.rule_id)
         redacted = [finding for finding, action in actions if action == "redact"]
-        notes = tuple(_note(finding, action) for finding, action in actions) + partly
+        notes = tuple(_note(finding, action) for finding, action in actions)
         return (redact(data, redacted).decode("utf-8") if redacted else text), notes
 
     def scan_read(self, text: str, path: MemoryPath, seen: ScanCache | None = None) -> tuple[str, tuple[Note, ...]]:

@@ -40,10 +40,8 @@ __all__ = [
     "MIN_LENGTH",
     "SCORER_ID",
     "Labelled",
-    "Runs",
     "SecretScorer",
     "TokenModel",
-    "budget",
     "examples",
     "judged",
     "load_secret_scorer",
@@ -90,21 +88,10 @@ _CONTEXT_AFTER: Final = 80
 _WORDS_BEFORE: Final = 6
 _WORDS_AFTER: Final = 4
 _WORDS_ABOVE: Final = 8
-# A scan looks at this many runs of value bytes, and one more for each this many bytes of text.
-_RUNS_FLOOR: Final = 4096
-_BYTES_PER_RUN: Final = 128
 # Training: passes over the examples, L2 penalty, seed.
 EPOCHS: Final = 6
 L2: Final = 3e-3
 SEED: Final = 20261202
-
-
-@dataclass(slots=True)
-class Runs:
-    """How many more runs of value bytes a scan looks at, and whether it found more than that."""
-
-    left: int
-    exhausted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,16 +103,10 @@ class Token:
     key: bytes
 
 
-def budget(size: int) -> int:
-    """How many runs of value bytes a scan of ``size`` bytes looks at (each costs a few Python steps,
-    a judged token about 15 us): notes hold far fewer; crafted text stops there."""
-    return _RUNS_FLOOR + size // _BYTES_PER_RUN
-
-
-def tokens(data: bytes, found: Sequence[Finding] = (), runs: Runs | None = None) -> Iterator[Token]:
+def tokens(data: bytes, found: Sequence[Finding] = ()) -> Iterator[Token]:
     """The tokens of ``data`` the scorer may judge, in order: outside PEM blocks and outside the
-    sorted, disjoint ``found`` (a run of value bytes a finding reaches into is the rules' already).
-    With ``runs``, only that many runs are looked at (then ``runs.exhausted`` says more were left)."""
+    sorted, disjoint ``found`` (the parts of a run of value bytes that no finding covers: a value
+    glued to a token a rule found is judged on its own)."""
     locate, size, position = native(_VALUE), len(data), 0
     blocks = _pem_blocks(data)
     finding, count = 0, len(found)
@@ -133,21 +114,24 @@ def tokens(data: bytes, found: Sequence[Finding] = (), runs: Runs | None = None)
         start, end = locate(UNANCHORED, data, position, size)[0]
         if start < 0:
             return
-        if runs is not None:
-            if runs.left <= 0:
-                runs.exhausted = True
-                return
-            runs.left -= 1
         position = end
         while finding < count and found[finding].end <= start:
             finding += 1
-        if finding < count and found[finding].start < end:
-            continue
-        if not data[start:end].translate(None, _WORDY):
-            continue  # no capital and no digit: words joined by symbols, never a key (see _shape)
-        token = _token(data, start, end)
-        if token is not None and not (blocks and _inside(blocks, token.start)):
-            yield token
+        low, covering = start, finding
+        while covering < count and found[covering].start < end:
+            yield from _pieces(data, blocks, low, found[covering].start)
+            low = max(low, found[covering].end)
+            covering += 1
+        yield from _pieces(data, blocks, low, end)
+
+
+def _pieces(data: bytes, blocks: list[tuple[int, int]], start: int, end: int) -> Iterator[Token]:
+    """The token of the run ``start:end``, when it may be one."""
+    if end - start < MIN_LENGTH or not data[start:end].translate(None, _WORDY):
+        return  # too short, or no capital and no digit: words joined by symbols, never a key (see _shape)
+    token = _token(data, start, end)
+    if token is not None and not (blocks and _inside(blocks, token.start)):
+        yield token
 
 
 def _pem_blocks(data: bytes) -> list[tuple[int, int]]:
@@ -157,9 +141,10 @@ def _pem_blocks(data: bytes) -> list[tuple[int, int]]:
     blocks, position = [], 0
     while (begin := _PEM.search(data, position)) is not None:
         end = _PEM_END.search(data, begin.end())
-        stop = len(data) if end is None else end.end()
-        blocks.append((begin.start(), stop))
-        position = stop
+        if end is None:
+            break  # a header with no end line hides nothing: the rules judge unterminated keys
+        blocks.append((begin.start(), end.end()))
+        position = end.end()
     return blocks
 
 
@@ -179,7 +164,7 @@ def _token(data: bytes, start: int, end: int) -> Token | None:
         return None  # addresses: the rules read their credentials
     if start > 0 and data[start - 1] == 0x5C and run[:1] in (b"n", b"r", b"t"):
         run = run[1:]  # the rest of a \n escape in a JSON or C string
-    value = run.lstrip(b"+-*:")  # diff and list marks, option dashes
+    value = run.lstrip(b"+-*:/")  # diff and list marks, option dashes, what joins it to a finding before
     start += len(data[start:end]) - len(value)
     value = value.rstrip(b".,:;!?*")  # sentence punctuation
     end = start + len(value)
@@ -292,12 +277,10 @@ def features(data: bytes, token: Token, shape: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*shape, *_context(data, token)]))
 
 
-def judged(
-    data: bytes, found: Sequence[Finding] = (), allowlist: Any = None, runs: Runs | None = None
-) -> Iterator[tuple[Token, list[str]]]:
+def judged(data: bytes, found: Sequence[Finding] = (), allowlist: Any = None) -> Iterator[tuple[Token, list[str]]]:
     """The tokens a scan judges, with their shapes' features: shaped like a key or a password, not
-    matched whole by ``allowlist``, outside the sorted ``found``, within ``runs``."""
-    for token in tokens(data, found, runs):
+    matched whole by ``allowlist``, outside the sorted ``found``."""
+    for token in tokens(data, found):
         value = data[token.start : token.end]
         shape = _shape(value)
         if shape is not None and (allowlist is None or not matches_whole(allowlist, value)):
@@ -331,18 +314,16 @@ class SecretScorer:
             for token, shape in judged(data, found, self._allowlist)
         ]
 
-    def find(self, data: bytes, found: Sequence[Finding] = ()) -> tuple[list[Finding], bool]:
-        """The tokens at the threshold, outside the sorted ``found``, as findings of :data:`SCORER_ID`;
-        and whether every token was judged (False: the text holds more runs of value bytes than
-        :func:`budget` lets a scan look at, and the tokens after them are left to the rules)."""
+    def find(self, data: bytes, found: Sequence[Finding] = ()) -> list[Finding]:
+        """The tokens at the threshold, outside the sorted ``found``, as findings of :data:`SCORER_ID`.
+        Every token is judged: a text padded with filler hides nothing (a MiB write of nothing but
+        distinct password-shaped tokens costs a few seconds)."""
         margin, at = self.model.margin, self._margin
-        runs = Runs(budget(len(data)))
-        out = [
+        return [
             Finding(token.start, token.end, SCORER_ID)
-            for token, shape in judged(data, found, self._allowlist, runs)
+            for token, shape in judged(data, found, self._allowlist)
             if margin(features(data, token, shape)) >= at
         ]
-        return out, not runs.exhausted
 
 
 @functools.cache
