@@ -183,7 +183,8 @@ def test_review_lines_quote_what_the_model_named(storage: StorageAdapter) -> Non
 def test_no_digest_of_redacted_content_is_kept(storage: StorageAdapter) -> None:
     """A redacted version keeps its record, but nothing from which its content can be guessed."""
     with Sandbox(policy=_policy(), storage=storage, audit=NullAuditSink()) as sandbox:
-        _call(sandbox, "s", command="create", path=PREFS, file_text="door code 4711\n")
+        # Not a secret a rule finds (a door code would be redacted before it is stored): a private fact.
+        _call(sandbox, "s", command="create", path=PREFS, file_text="meeting room 4711\n")
         _call(sandbox, "s", command="str_replace", path=PREFS, old_str="4711", new_str="(gone)")
         edit = next(v for v in _versions(storage) if v.change == "edit")
         redact_version(sandbox, PREFS, edit.seq)
