@@ -306,14 +306,6 @@ class SecretScorer:
     def __repr__(self) -> str:
         return f"SecretScorer({len(self.model.weights)} weights, threshold {self.threshold:.4f})"
 
-    def scores(self, data: bytes, found: Sequence[Finding] = ()) -> list[tuple[float, Token]]:
-        """Each judged token's probability (``found``: sorted findings whose tokens are not judged)."""
-        margin = self.model.margin
-        return [
-            (sigmoid(margin(features(data, token, shape))), token)
-            for token, shape in judged(data, found, self._allowlist)
-        ]
-
     def find(self, data: bytes, found: Sequence[Finding] = ()) -> list[Finding]:
         """The tokens at the threshold, outside the sorted ``found``, as findings of :data:`SCORER_ID`.
         Every token is judged: a text padded with filler hides nothing (a MiB write of nothing but
